@@ -1,0 +1,123 @@
+"""Command line: ``python -m makruk perft|legal|status|parse ...`` (see README).
+
+Every error is one line on stderr and exit status 2; nothing is printed on stdout then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .board import Board
+from .errors import MakrukError
+from .notation import parse_move
+from .perft import perft
+from .types import Move
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        raise _UsageError(message)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        print(args.run(args))
+        return 0
+    except (_UsageError, MakrukError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("error: depth too large", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m makruk", description="Makruk rules core")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = commands.add_parser("perft", help="count leaf positions")
+    p.add_argument("fen")
+    p.add_argument("depth", type=int)
+    _rule_options(p)
+    p.set_defaults(run=_perft)
+
+    p = commands.add_parser("legal", help="legal moves after some moves")
+    p.add_argument("fen")
+    p.add_argument("moves", nargs="*")
+    _rule_options(p)
+    p.set_defaults(run=_legal)
+
+    p = commands.add_parser("status", help="the position as JSON after moves and count tokens")
+    p.add_argument("fen")
+    p.add_argument("tokens", nargs="*")
+    _rule_options(p)
+    p.set_defaults(run=_status)
+
+    p = commands.add_parser("parse", help="the UCI of a move in any notation")
+    p.add_argument("fen")
+    p.add_argument("text")
+    _rule_options(p)
+    p.set_defaults(run=_parse)
+    return parser
+
+
+def _rule_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--promotion", choices=["forced", "optional"], default="forced")
+    p.add_argument("--perpetual", choices=["forbid", "draw"], default="forbid")
+
+
+def _board(args) -> Board:
+    return Board(args.fen, promotion=args.promotion, perpetual=args.perpetual)
+
+
+def _perft(args) -> str:
+    if args.depth < 0:
+        raise _UsageError(f"depth must not be negative, got {args.depth}")
+    return str(perft(_board(args), args.depth))
+
+
+def _legal(args) -> str:
+    board = _board(args)
+    for token in args.moves:
+        board.play(Move.from_uci(token))
+    return " ".join(sorted(m.uci() for m in board.legal_moves()))
+
+
+def _status(args) -> str:
+    board = _board(args)
+    for token in args.tokens:
+        if token == "count":
+            if board.is_game_over():
+                raise _UsageError("the game is over; the count cannot be declared")
+            board.declare_count()
+        elif token == "stopcount":
+            if board.is_game_over():
+                raise _UsageError("the game is over; the count cannot be stopped")
+            board.stop_count()
+        else:
+            board.play(Move.from_uci(token))
+    outcome = board.outcome()
+    status = {
+        "fen": board.fen(),
+        "turn": "w" if board.turn else "b",
+        "check": board.is_check(),
+        "legal": sorted(m.uci() for m in board.legal_moves()),
+        "outcome": outcome.as_dict() if outcome else None,
+        "count": board.count.as_dict() if board.count else None,
+    }
+    return json.dumps(status, ensure_ascii=False)
+
+
+def _parse(args) -> str:
+    return parse_move(_board(args), args.text).uci()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""FEN in and out, compatible with Fairy-Stockfish's ``makruk`` variant.
+
+>>> placement = parse_fen(STARTING_FEN).placement
+>>> placement[3]   # d1: the white Khun
+7
+>>> write_fen(parse_fen(STARTING_FEN)) == STARTING_FEN
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidFenError
+from .types import BLACK, WHITE, Color, Piece, PieceType
+
+STARTING_FEN = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
+
+
+@dataclass(frozen=True)
+class FenFields:
+    placement: tuple[int, ...]  # 64 piece codes (0 = empty), a1 first
+    turn: Color
+    halfmove_clock: int
+    fullmove_number: int
+
+
+def parse_fen(fen: str) -> FenFields:
+    """Reads the fields of a FEN; checks syntax and piece placement, not whose turn can capture.
+
+    Fairy-Stockfish writes its automatic counting (limit, ply) in place of the en-passant
+    and half-move fields; those numbers are accepted and ignored, because this project's
+    counting is declared by the players (RULES.md) and starts from the declaration.
+    """
+    if not isinstance(fen, str):
+        raise InvalidFenError(f"FEN must be text, got {type(fen).__name__}")
+    fields = fen.split()
+    if not fields:
+        raise InvalidFenError("empty FEN")
+    if len(fields) > 6:
+        raise InvalidFenError(f"too many fields in FEN ({len(fields)}, at most 6): {fen!r}")
+    placement = _parse_placement(fields[0], fen)
+    turn = _parse_turn(fields[1] if len(fields) > 1 else "w", fen)
+    if len(fields) > 2 and fields[2] != "-":
+        raise InvalidFenError(f"Makruk has no castling; field 3 must be '-', got {fields[2]!r}")
+    if len(fields) > 3 and fields[3] != "-" and not fields[3].isdigit():
+        raise InvalidFenError(f"Makruk has no en passant; field 4 must be '-', got {fields[3]!r}")
+    halfmove = _parse_number(fields[4], "half-move clock", fen) if len(fields) > 4 else 0
+    fullmove = _parse_number(fields[5], "move number", fen) if len(fields) > 5 else 1
+    if fields[3:4] and fields[3].isdigit():
+        halfmove = 0  # that field held Fairy-Stockfish's counting ply, not a clock
+    _check_pieces(placement)
+    return FenFields(tuple(placement), turn, halfmove, max(fullmove, 1))
+
+
+def write_fen(fields: FenFields) -> str:
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            code = fields.placement[rank * 8 + file]
+            if not code:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += _SYMBOLS[code]
+        rows.append(row + (str(empty) if empty else ""))
+    turn = "w" if fields.turn else "b"
+    return f"{'/'.join(rows)} {turn} - - {fields.halfmove_clock} {fields.fullmove_number}"
+
+
+_SYMBOLS = {
+    Piece(kind, color).code: Piece(kind, color).symbol()
+    for kind in PieceType
+    for color in (WHITE, BLACK)
+}
+_CODES_BY_SYMBOL = {symbol: code for code, symbol in _SYMBOLS.items()}
+
+
+def _parse_placement(text: str, fen: str) -> list[int]:
+    rows = text.split("/")
+    if len(rows) != 8:
+        raise InvalidFenError(f"expected 8 rows in the placement, got {len(rows)}: {fen!r}")
+    placement = [0] * 64
+    for row_index, row in enumerate(rows):
+        rank = 7 - row_index
+        file = 0
+        i = 0
+        while i < len(row):
+            ch = row[i]
+            if ch.isdigit():
+                if ch == "0" or (i + 1 < len(row) and row[i + 1].isdigit()):
+                    raise InvalidFenError(f"bad empty-square count in row {row_index + 1} {row!r}")
+                file += int(ch)
+                i += 1
+                continue
+            symbol = ch
+            if i + 1 < len(row) and row[i + 1] == "~":
+                symbol += "~"
+            code = _CODES_BY_SYMBOL.get(symbol)
+            if code is None:
+                raise InvalidFenError(f"bad character {symbol!r} in row {row_index + 1} {row!r}")
+            if file < 8:
+                placement[rank * 8 + file] = code
+            file += 1
+            i += len(symbol)
+        if file != 8:
+            raise InvalidFenError(f"row {row_index + 1} {row!r} covers {file} squares, not 8")
+    return placement
+
+
+def _parse_turn(text: str, fen: str) -> Color:
+    if text == "w":
+        return WHITE
+    if text == "b":
+        return BLACK
+    raise InvalidFenError(f"side to move must be 'w' or 'b', got {text!r}")
+
+
+def _parse_number(text: str, what: str, fen: str) -> int:
+    if text == "-":
+        return 0
+    if not text.isdigit():
+        raise InvalidFenError(f"{what} must be a number, got {text!r}")
+    return int(text)
+
+
+def _check_pieces(placement: list[int]) -> None:
+    for color, name in ((WHITE, "White"), (BLACK, "Black")):
+        khun = Piece(PieceType.KHUN, color).code
+        n = placement.count(khun)
+        if n != 1:
+            raise InvalidFenError(f"{name} must have exactly one Khun, found {n}")
+    for sq, code in enumerate(placement):
+        if code == Piece(PieceType.BIA, WHITE).code and sq >= 56:
+            raise InvalidFenError(f"a white Bia cannot stand on rank 8 (on {_name(sq)})")
+        if code == Piece(PieceType.BIA, BLACK).code and sq < 8:
+            raise InvalidFenError(f"a black Bia cannot stand on rank 1 (on {_name(sq)})")
+
+
+def _name(sq: int) -> str:
+    return "abcdefgh"[sq & 7] + str((sq >> 3) + 1)

@@ -1,0 +1,293 @@
+"""Reading and writing moves: UCI, SAN (Fairy-Stockfish style) and Thai.
+
+>>> from makruk.board import Board
+>>> board = Board()
+>>> parse_move(board, "Nd2").uci(), parse_move(board, "จ๔").uci(), parse_move(board, "E3-E4").uci()
+('b1d2', 'e3e4', 'e3e4')
+>>> san(board, parse_move(board, "g1e2")), thai_san(board, parse_move(board, "b1d2"))
+('Ne2', 'ม-ง๒')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .board import Board
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .types import FILE_NAMES, SQUARE_NAMES, Move, PieceType
+
+MAX_MOVE_TEXT = 40  # longer text is never a move; refusing early keeps parsing cheap
+
+SAN_LETTERS = {
+    PieceType.KHUN: "K",
+    PieceType.MET: "M",
+    PieceType.BIA_NGAI: "M",  # Fairy-Stockfish writes the Bia Ngai like a Met
+    PieceType.KHON: "S",
+    PieceType.MA: "N",
+    PieceType.RUA: "R",
+    PieceType.BIA: "",
+}
+THAI_LETTERS = {
+    PieceType.KHUN: "ข",
+    PieceType.MET: "ม็",
+    PieceType.BIA_NGAI: "ง",
+    PieceType.KHON: "ค",
+    PieceType.MA: "ม",
+    PieceType.RUA: "ร",
+    PieceType.BIA: "",
+}
+THAI_FILES = "กขคงจฉชญ"
+THAI_DIGITS = "๐๑๒๓๔๕๖๗๘๙"
+_TO_ARABIC = str.maketrans(THAI_DIGITS, "0123456789")
+_TO_THAI = str.maketrans("0123456789", THAI_DIGITS)
+
+
+# --- writing ----------------------------------------------------------------------------
+
+def san(board: Board, move: Move) -> str:
+    """Standard algebraic notation as Fairy-Stockfish writes it for Makruk."""
+    return _algebraic(board, move, SAN_LETTERS, FILE_NAMES, lambda rank: str(rank + 1), thai=False)
+
+
+def thai_san(board: Board, move: Move) -> str:
+    """Thai algebraic notation as Fairy-Stockfish writes it (``จ๔``, ``ม-ง๒``, ``ฉxจ๕``)."""
+    return _algebraic(board, move, THAI_LETTERS, THAI_FILES, lambda rank: THAI_DIGITS[rank + 1], thai=True)
+
+
+def square_thai(sq: int) -> str:
+    return THAI_FILES[sq & 7] + THAI_DIGITS[(sq >> 3) + 1]
+
+
+def _algebraic(board: Board, move: Move, letters, files, rank_name, *, thai: bool) -> str:
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        raise IllegalMoveError(f"no piece on {SQUARE_NAMES[move.from_square]}", code="no_piece")
+    capture = board.piece_at(move.to_square) is not None
+    dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
+    if piece.kind == PieceType.BIA:
+        text = (files[move.from_square & 7] + "x" + dest) if capture else dest
+        if move.promotion:
+            text += "=M"
+    else:
+        text = letters[piece.kind] + _disambiguation(board, move, letters, files, rank_name)
+        if thai:
+            text += "x" if capture else "-"
+        elif capture:
+            text += "x"
+        text += dest
+    return text + _check_suffix(board, move)
+
+
+def _disambiguation(board: Board, move: Move, letters, files, rank_name) -> str:
+    letter = letters[board.piece_at(move.from_square).kind]
+    rivals = [
+        m.from_square
+        for m in board.legal_moves()
+        if m.to_square == move.to_square
+        and m.from_square != move.from_square
+        and letters[board.piece_at(m.from_square).kind] == letter
+    ]
+    if not rivals:
+        return ""
+    file, rank = move.from_square & 7, move.from_square >> 3
+    if all(sq & 7 != file for sq in rivals):
+        return files[file]
+    if all(sq >> 3 != rank for sq in rivals):
+        return rank_name(rank)
+    return files[file] + rank_name(rank)
+
+
+def _check_suffix(board: Board, move: Move) -> str:
+    board.push(move)
+    try:
+        if not board.is_check():
+            return ""
+        return "#" if not board.legal_moves() else "+"
+    finally:
+        board.pop()
+
+
+# --- reading ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Pattern:
+    """What a piece of text says about a move; None means 'not said'."""
+
+    kinds: frozenset[PieceType] | None
+    from_file: int | None
+    from_rank: int | None
+    to_square: int
+    promotion: bool | None
+
+
+def parse_move(board: Board, text: str) -> Move:
+    """The legal move ``text`` denotes, in UCI, SAN or Thai notation.
+
+    Raises InvalidMoveError (not a move), IllegalMoveError (with a code saying why),
+    or AmbiguousMoveError (with the candidates).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidMoveError("empty move")
+    if len(text) > MAX_MOVE_TEXT:
+        raise InvalidMoveError(f"not a move: text of {len(text)} characters")
+    cleaned = _clean(text)
+    patterns = _read_coordinates(cleaned) or _read_san(cleaned) or _read_thai(cleaned)
+    if not patterns:
+        raise InvalidMoveError(f"not a move: {text!r}")
+    return _resolve(board, text, patterns)
+
+
+def _clean(text: str) -> str:
+    text = text.strip().translate(_TO_ARABIC)
+    text = re.sub(r"[+#!?]+$", "", text).strip()
+    return text
+
+
+_UCI = re.compile(r"([a-h])([1-8])\s*[-x:\s]?\s*([a-h])([1-8])\s*(=?m)?", re.IGNORECASE)
+_SAN = re.compile(r"([kmsnr])?([a-h])?([1-8])?[x:-]?([a-h][1-8])(?:=?(m))?")
+_SAN_KINDS = {
+    "k": frozenset({PieceType.KHUN}),
+    "m": frozenset({PieceType.MET, PieceType.BIA_NGAI}),
+    "s": frozenset({PieceType.KHON}),
+    "n": frozenset({PieceType.MA}),
+    "r": frozenset({PieceType.RUA}),
+}
+
+
+def _read_coordinates(text: str) -> list[_Pattern]:
+    m = _UCI.fullmatch(text)
+    if not m:
+        return []
+    f1, r1, f2, r2, promo = m.groups()
+    frm = SQUARE_NAMES.index(f1.lower() + r1)
+    to = SQUARE_NAMES.index(f2.lower() + r2)
+    if frm == to:
+        return []
+    return [_Pattern(None, frm & 7, frm >> 3, to, True if promo else None)]
+
+
+def _read_san(text: str) -> list[_Pattern]:
+    # Piece letters (k m s n r) are never file letters (a-h), so case does not matter.
+    m = _SAN.fullmatch(text.lower().replace(" ", ""))
+    if not m:
+        return []
+    letter, file, rank, dest, promo = m.groups()
+    kinds = _SAN_KINDS[letter] if letter else frozenset({PieceType.BIA})
+    return [
+        _Pattern(
+            kinds,
+            FILE_NAMES.index(file) if file else None,
+            int(rank) - 1 if rank else None,
+            SQUARE_NAMES.index(dest),
+            True if promo else None,
+        )
+    ]
+
+
+_THAI_PIECES = {
+    "ม็": frozenset({PieceType.MET}),
+    "ข": frozenset({PieceType.KHUN}),
+    "ร": frozenset({PieceType.RUA}),
+    "ม": frozenset({PieceType.MA}),
+    "ค": frozenset({PieceType.KHON}),
+    "ง": frozenset({PieceType.BIA_NGAI}),
+    "บ": frozenset({PieceType.BIA}),
+}
+_F = f"[{THAI_FILES}]"
+_PROMO = r"(?:=?(?:m|M|ง|ม็))?"
+_THAI_WITH_PIECE = re.compile(rf"(ม็|[ขรมคงบ])\s*({_F})?([1-8])?\s*[-x:]?\s*({_F})([1-8])\s*({_PROMO})")
+_THAI_BIA = re.compile(rf"(?:({_F})\s*[x:]\s*)?({_F})([1-8])\s*({_PROMO})")
+_THAI_COORDS = re.compile(rf"({_F})([1-8])\s*[-x:\s]?\s*({_F})([1-8])\s*({_PROMO})")
+
+
+def _read_thai(text: str) -> list[_Pattern]:
+    """Thai letters for files and pieces overlap (ข, ค, ง), so every reading is kept."""
+    patterns = []
+    m = _THAI_WITH_PIECE.fullmatch(text)
+    if m:
+        piece, file, rank, to_file, to_rank, promo = m.groups()
+        patterns.append(
+            _Pattern(
+                _THAI_PIECES[piece],
+                THAI_FILES.index(file) if file else None,
+                int(rank) - 1 if rank else None,
+                THAI_FILES.index(to_file) + 8 * (int(to_rank) - 1),
+                True if promo else None,
+            )
+        )
+    m = _THAI_BIA.fullmatch(text)
+    if m:
+        file, to_file, to_rank, promo = m.groups()
+        patterns.append(
+            _Pattern(
+                frozenset({PieceType.BIA}),
+                THAI_FILES.index(file) if file else None,
+                None,
+                THAI_FILES.index(to_file) + 8 * (int(to_rank) - 1),
+                True if promo else None,
+            )
+        )
+    m = _THAI_COORDS.fullmatch(text)
+    if m:
+        f1, r1, f2, r2, promo = m.groups()
+        patterns.append(
+            _Pattern(
+                None,
+                THAI_FILES.index(f1),
+                int(r1) - 1,
+                THAI_FILES.index(f2) + 8 * (int(r2) - 1),
+                True if promo else None,
+            )
+        )
+    return patterns
+
+
+def _matches(board: Board, move: Move, p: _Pattern) -> bool:
+    if move.to_square != p.to_square:
+        return False
+    if p.from_file is not None and move.from_square & 7 != p.from_file:
+        return False
+    if p.from_rank is not None and move.from_square >> 3 != p.from_rank:
+        return False
+    if p.kinds is not None and board.piece_at(move.from_square).kind not in p.kinds:
+        return False
+    return p.promotion is None or move.promotion == p.promotion
+
+
+def _resolve(board: Board, text: str, patterns: list[_Pattern]) -> Move:
+    legal = board.legal_moves()
+    found = _select(board, legal, patterns)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        names = ", ".join(san(board, m) for m in found)
+        raise AmbiguousMoveError(f"{text!r} could be any of {names}", found)
+    raise _explain(board, text, patterns)
+
+
+def _select(board: Board, moves: list[Move], patterns: list[_Pattern]) -> list[Move]:
+    found: list[Move] = []
+    for p in patterns:
+        for m in moves:
+            if m not in found and _matches(board, m, p):
+                found.append(m)
+    # Without an explicit promotion, the plain move is meant; a forced promotion is implied.
+    if any(not m.promotion for m in found):
+        plain_pairs = {(m.from_square, m.to_square) for m in found if not m.promotion}
+        found = [m for m in found if not (m.promotion and (m.from_square, m.to_square) in plain_pairs)]
+    return found
+
+
+def _explain(board: Board, text: str, patterns: list[_Pattern]) -> IllegalMoveError:
+    """Why nothing legal matched: reuse the board's reasons when one move was clearly meant."""
+    coordinate = next((p for p in patterns if p.from_file is not None and p.from_rank is not None), None)
+    if coordinate is not None and len(patterns) == 1:
+        frm = coordinate.from_file + 8 * coordinate.from_rank
+        return board.why_illegal(Move(frm, coordinate.to_square, bool(coordinate.promotion)))
+    near = _select(board, board._pseudo_legal_all(), patterns)
+    if len(near) == 1:
+        error = board.why_illegal(near[0])
+        if error.code != "perpetual_check" or near[0] in board._pseudo_legal_filtered():
+            return error
+    return IllegalMoveError(f"no legal move matches {text!r}", code="no_such_move")

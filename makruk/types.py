@@ -1,0 +1,158 @@
+"""Plain values of the game: colours, squares, pieces and moves.
+
+>>> Move.from_uci("e3e4")
+Move.from_uci('e3e4')
+>>> Piece.from_symbol("m~")
+Piece(kind=<PieceType.BIA_NGAI: 2>, color=True)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .errors import InvalidMoveError
+
+Color = bool
+WHITE: Color = True
+BLACK: Color = False
+COLOR_NAMES = {WHITE: "w", BLACK: "b"}
+
+Square = int  # a1 = 0, b1 = 1, ..., h8 = 63
+FILE_NAMES = "abcdefgh"
+RANK_NAMES = "12345678"
+SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+
+
+def square(file_index: int, rank_index: int) -> Square:
+    return rank_index * 8 + file_index
+
+
+def square_file(sq: Square) -> int:
+    return sq & 7
+
+
+def square_rank(sq: Square) -> int:
+    return sq >> 3
+
+
+def square_name(sq: Square) -> str:
+    return SQUARE_NAMES[sq]
+
+
+def parse_square(name: str) -> Square:
+    """The square named like ``"e3"``; raises InvalidMoveError otherwise."""
+    try:
+        return SQUARE_NAMES.index(name.lower())
+    except ValueError:
+        raise InvalidMoveError(f"not a square: {name!r}") from None
+
+
+class PieceType(enum.IntEnum):
+    """The six kinds of Makruk, plus the promoted Bia (Bia Ngai)."""
+
+    BIA = 1
+    BIA_NGAI = 2
+    MET = 3
+    KHON = 4
+    MA = 5
+    RUA = 6
+    KHUN = 7
+
+    @property
+    def letter(self) -> str:
+        """FEN letter in lower case (Bia Ngai is written ``m~``)."""
+        return _LETTERS[self]
+
+
+_LETTERS = {
+    PieceType.BIA: "p",
+    PieceType.BIA_NGAI: "m~",
+    PieceType.MET: "m",
+    PieceType.KHON: "s",
+    PieceType.MA: "n",
+    PieceType.RUA: "r",
+    PieceType.KHUN: "k",
+}
+_BY_LETTER = {letter: kind for kind, letter in _LETTERS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    kind: PieceType
+    color: Color
+
+    def symbol(self) -> str:
+        """FEN symbol: upper case for White, e.g. ``K``, ``m~``."""
+        letter = self.kind.letter
+        return letter.upper() if self.color else letter
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece:
+        kind = _BY_LETTER.get(symbol.lower())
+        if kind is None:
+            raise ValueError(f"not a piece symbol: {symbol!r}")
+        return cls(kind, symbol[0].isupper())
+
+    # Internal code used by the board's tables: 1..7 White, 9..15 Black.
+    @property
+    def code(self) -> int:
+        return self.kind + (0 if self.color else 8)
+
+
+def piece_from_code(code: int) -> Piece:
+    return _PIECES_BY_CODE[code]
+
+
+_PIECES_BY_CODE = {
+    kind + (0 if color else 8): Piece(kind, color) for kind in PieceType for color in (WHITE, BLACK)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move from one square to another; ``promotion`` turns a Bia into a Bia Ngai.
+
+    The null move ``Move(0, 0)`` is falsy.
+    """
+
+    from_square: Square
+    to_square: Square
+    promotion: bool = False
+
+    def uci(self) -> str:
+        if not self:
+            return "0000"
+        text = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
+        return text + "m" if self.promotion else text
+
+    def __bool__(self) -> bool:
+        return self.from_square != self.to_square
+
+    def __str__(self) -> str:
+        return self.uci()
+
+    def __repr__(self) -> str:
+        return f"Move.from_uci({self.uci()!r})"
+
+    @classmethod
+    def from_uci(cls, text: str) -> Move:
+        """Reads ``e3e4`` or ``d5c6m`` (strict; the notation module reads the looser forms)."""
+        if text == "0000":
+            return cls(0, 0)
+        if len(text) not in (4, 5) or (len(text) == 5 and text[4] != "m"):
+            raise InvalidMoveError(f"not a UCI move: {text!r}")
+        try:
+            frm = SQUARE_NAMES.index(text[:2])
+            to = SQUARE_NAMES.index(text[2:4])
+        except ValueError:
+            raise InvalidMoveError(f"not a UCI move: {text!r}") from None
+        if frm == to:
+            raise InvalidMoveError(f"not a UCI move: {text!r}")
+        return MOVES[frm][to][len(text) == 5]
+
+
+# Every move value exists once: move generation hands out these shared objects.
+MOVES: list[list[tuple[Move, Move]]] = [
+    [(Move(f, t, False), Move(f, t, True)) for t in range(64)] for f in range(64)
+]
