@@ -1,0 +1,120 @@
+"""Fonts from PyPI packages (never the system's) and drawing of mixed Thai/Latin/Japanese text.
+
+Noto Sans Thai covers Thai and Latin; Japanese runs use Noto Sans CJK JP. Each run of one
+script is laid out by raqm (HarfBuzz + FriBiDi), which places Thai vowels and tone marks.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont, features
+
+MAIN = "main"  # Thai and Latin
+CJK = "cjk"  # Japanese
+
+# Japanese fonts in order of preference: (module, attribute holding the font file).
+_CJK_PACKAGES = (("noto_cjk_sans_jp_bold", "FONT_PATH"), ("noto_cjk_sans_jp_regular", "FONT_PATH"))
+
+
+def layout_engine() -> ImageFont.Layout:
+    """Raqm when Pillow has it (needed for Thai marks), else the basic layout."""
+    return ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+
+
+@lru_cache(maxsize=1)
+def thai_font_path() -> Path:
+    """The Noto Sans Thai variable font shipped by the ``fontpkg-noto-sans-thai`` package."""
+    import fontpkg_noto_sans_thai
+
+    files = sorted((fontpkg_noto_sans_thai.ROOT / "files").glob("*.[ot]tf"))
+    upright = [f for f in files if "Italic" not in f.name]
+    if not upright:
+        raise FileNotFoundError("fontpkg-noto-sans-thai ships no font file")
+    return upright[0]
+
+
+@lru_cache(maxsize=1)
+def cjk_font_path() -> Path | None:
+    """The Japanese font file from its package, or None when no such package is installed."""
+    for module_name, attribute in _CJK_PACKAGES:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        return Path(str(getattr(module, attribute)))
+    return None
+
+
+@lru_cache(maxsize=64)
+def font(size: int, script: str = MAIN, weight: int = 600) -> ImageFont.FreeTypeFont:
+    """A font of ``size`` pixels for a script; ``weight`` (100..900) applies to the Thai font."""
+    if script == CJK and cjk_font_path() is not None:
+        return ImageFont.truetype(str(cjk_font_path()), size, layout_engine=layout_engine())
+    loaded = ImageFont.truetype(str(thai_font_path()), size, layout_engine=layout_engine())
+    axes = loaded.get_variation_axes()
+    loaded.set_variation_by_axes(
+        [weight if axis["name"] == b"Weight" else axis["default"] for axis in axes]
+    )
+    return loaded
+
+
+def script_runs(text: str) -> list[tuple[str, str]]:
+    """Splits text into ``(script, run)`` pieces; spaces, digits and punctuation join a neighbour.
+
+    >>> script_runs("2手詰め Mate in 2")
+    [('cjk', '2手詰め '), ('main', 'Mate in 2')]
+    """
+    runs: list[list[str]] = []  # [script or "", text]
+    for ch in text:
+        script = _script_of(ch)
+        if runs and (script == "" or script == runs[-1][0] or runs[-1][0] == ""):
+            if runs[-1][0] == "":
+                runs[-1][0] = script
+            runs[-1][1] += ch
+        else:
+            runs.append([script, ch])
+    return [(script or MAIN, run) for script, run in runs]
+
+
+def _script_of(ch: str) -> str:
+    """``cjk``, ``main`` (letters of Thai or Latin) or "" (neutral: spaces, digits, punctuation)."""
+    cp = ord(ch)
+    if (
+        0x3000 <= cp <= 0x30FF  # CJK punctuation, Hiragana, Katakana
+        or 0x3400 <= cp <= 0x9FFF  # CJK ideographs
+        or 0xF900 <= cp <= 0xFAFF
+        or 0xFF00 <= cp <= 0xFFEF  # full-width forms
+    ):
+        return CJK
+    if ch.isalpha() or 0x0E00 <= cp <= 0x0E7F:  # Thai marks are not alphabetic: keep them
+        return MAIN
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    """A line of text measured for drawing: width, and height above/below its baseline."""
+
+    runs: tuple[tuple[ImageFont.FreeTypeFont, str], ...]
+    width: float
+    ascent: int
+    descent: int
+
+
+def measure(text: str, size: int, weight: int = 600) -> TextLine:
+    runs = tuple((font(size, script, weight), run) for script, run in script_runs(text))
+    width = sum(f.getlength(run) for f, run in runs)
+    ascent = max((f.getmetrics()[0] for f, _ in runs), default=size)
+    descent = max((f.getmetrics()[1] for f, _ in runs), default=0)
+    return TextLine(runs, width, ascent, descent)
+
+
+def draw_line(draw: ImageDraw.ImageDraw, x: float, baseline: float, line: TextLine, fill) -> None:
+    """Draws a measured line with its left end at ``x``, every run on the same baseline."""
+    for f, run in line.runs:
+        draw.text((x, baseline), run, font=f, fill=fill, anchor="ls")
+        x += f.getlength(run)
