@@ -1,0 +1,110 @@
+"""Marks drawn over squares: highlight tints, the check glow, move dots and hint arrows.
+
+Each mark is a cached alpha mask for a square size; painting it is one ``paste`` of a
+colour through the mask, which keeps a warm render cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .geometry import layout, square_center
+from .theme import RGB, RGBA
+
+SUPERSAMPLE = 4
+
+
+def paint(image: Image.Image, box: tuple[int, int, int, int], color: RGB | RGBA, mask: Image.Image) -> None:
+    """Paints ``color`` through ``mask`` (its alpha scaled by the colour's own alpha) at ``box``."""
+    alpha = color[3] if len(color) == 4 else 255
+    if alpha != 255:
+        mask = _scaled_mask(mask, alpha)
+    image.paste(color[:3], box[:2], mask)
+
+
+_scaled: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _scaled_mask(mask: Image.Image, alpha: int) -> Image.Image:
+    # Images are unhashable: key by identity, and keep the mask alive so its id stays unique.
+    key = (id(mask), alpha)
+    if key not in _scaled:
+        if len(_scaled) > 256:
+            _scaled.clear()
+        _scaled[key] = (mask, mask.point([v * alpha // 255 for v in range(256)]))
+    return _scaled[key][1]
+
+
+@lru_cache(maxsize=32)
+def solid_mask(width: int, height: int) -> Image.Image:
+    return Image.new("L", (width, height), 255)
+
+
+@lru_cache(maxsize=16)
+def check_glow(px: int) -> Image.Image:
+    """A soft round glow under a Khun in check, strongest at the centre."""
+    # Pillow's radial gradient is 0 at the centre, 181 at the middle of each edge, 255 at corners.
+    distance = Image.radial_gradient("L").resize((px, px), Image.Resampling.BILINEAR)
+    # Full strength out to half the radius (the Khun hides the centre), fading by the edge.
+    return distance.point([round(245 * min(1.0, max(0.0, (1.08 - v / 181) / 0.55))) for v in range(256)])
+
+
+@lru_cache(maxsize=16)
+def target_dot(px: int) -> Image.Image:
+    """A dot in the middle of an empty square the picked piece may go to."""
+    return _smooth_mask(px, lambda d, s: d.ellipse((s * 0.36, s * 0.36, s * 0.64, s * 0.64), fill=255))
+
+
+@lru_cache(maxsize=16)
+def target_ring(px: int) -> Image.Image:
+    """Corner wedges on an occupied square the picked piece may capture."""
+
+    def draw(d: ImageDraw.ImageDraw, s: int) -> None:
+        w = s * 0.26
+        for (cx, cy), (dx, dy) in (((0, 0), (1, 1)), ((s, 0), (-1, 1)), ((0, s), (1, -1)), ((s, s), (-1, -1))):
+            d.polygon([(cx, cy), (cx + dx * w, cy), (cx, cy + dy * w)], fill=255)
+
+    return _smooth_mask(px, draw)
+
+
+def arrow_mask(size: int, flip: bool, arrows: tuple[tuple[int, int], ...]) -> Image.Image:
+    """A mask of the hint arrows over the whole image (arrows change every time: not cached)."""
+    big = Image.new("L", (size * 2, size * 2), 0)
+    draw = ImageDraw.Draw(big)
+    square = layout(size).square * 2
+    for frm, to in arrows:
+        (x0, y0), (x1, y1) = (
+            (c * 2 for c in square_center(frm, size, flip)),
+            (c * 2 for c in square_center(to, size, flip)),
+        )
+        length = math.hypot(x1 - x0, y1 - y0)
+        if not length:
+            continue
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        nx, ny = -uy, ux
+        shaft, head_w, head_l = square * 0.09, square * 0.24, square * 0.36
+        start = square * 0.22  # leave the moving piece visible
+        end = length - square * 0.12
+        base = end - head_l
+        if base <= start:
+            base = start
+        points = [
+            (x0 + ux * start + nx * shaft, y0 + uy * start + ny * shaft),
+            (x0 + ux * base + nx * shaft, y0 + uy * base + ny * shaft),
+            (x0 + ux * base + nx * head_w, y0 + uy * base + ny * head_w),
+            (x0 + ux * end, y0 + uy * end),
+            (x0 + ux * base - nx * head_w, y0 + uy * base - ny * head_w),
+            (x0 + ux * base - nx * shaft, y0 + uy * base - ny * shaft),
+            (x0 + ux * start - nx * shaft, y0 + uy * start - ny * shaft),
+        ]
+        draw.polygon(points, fill=255)
+    return big.reduce(2)
+
+
+def _smooth_mask(px: int, draw_at) -> Image.Image:
+    big = Image.new("L", (px * SUPERSAMPLE, px * SUPERSAMPLE), 0)
+    draw_at(ImageDraw.Draw(big), px * SUPERSAMPLE)
+    return big.reduce(SUPERSAMPLE)
