@@ -1,0 +1,49 @@
+"""Channel settings and processed webhook events in SQLite (run on the worker thread)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from .records import ChannelSettings, Platform
+
+
+def get_channel_settings(
+    conn: sqlite3.Connection, platform: Platform, channel: str
+) -> ChannelSettings:
+    row = conn.execute(
+        """SELECT language, promotion, perpetual, move_seconds, coordinates, orientation
+           FROM channel_settings WHERE platform = ? AND channel = ?""",
+        (platform, channel),
+    ).fetchone()
+    if row is None:
+        return ChannelSettings(platform, channel)
+    return ChannelSettings(platform, channel, *row)
+
+
+def set_channel_settings(conn: sqlite3.Connection, settings: ChannelSettings, now: str) -> None:
+    s = settings
+    # A single statement commits atomically on its own (autocommit).
+    conn.execute(
+        """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
+               move_seconds, coordinates, orientation, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (platform, channel) DO UPDATE SET
+               language = excluded.language, promotion = excluded.promotion,
+               perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
+               coordinates = excluded.coordinates, orientation = excluded.orientation,
+               updated = excluded.updated""",
+        (s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
+         s.coordinates, s.orientation, now),
+    )
+
+
+def mark_event_processed(conn: sqlite3.Connection, event_id: str, now: str) -> bool:
+    cursor = conn.execute(
+        "INSERT INTO processed_events (event_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (event_id, now),
+    )
+    return cursor.rowcount == 1
+
+
+def prune_events(conn: sqlite3.Connection, before: str) -> int:
+    return conn.execute("DELETE FROM processed_events WHERE at < ?", (before,)).rowcount

@@ -1,0 +1,332 @@
+"""Games and their moves in SQLite. Every function runs on the connection's worker thread."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+from ._players import apply_ratings
+from ._sql import (
+    decode_opt_time,
+    decode_time,
+    encode_opt_time,
+    is_unique_violation,
+    read_tx,
+    write_tx,
+)
+from .errors import ChannelBusy, NotFound, VersionConflict
+from .records import Game, GameChanges, MoveRecord, NewGame, NewMove, RatingUpdate, Seat
+
+GAME_COLUMNS: Final = (
+    "id, platform, channel, community, variant, promotion, perpetual, move_seconds,"
+    " white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,"
+    " status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,"
+    " reminded, created, updated, version"
+)
+_OPEN_CHANNEL_INDEX: Final = "games.platform, games.channel"
+
+
+class MoveCache:
+    """Recently used move lists, each tagged with the game version it belongs to.
+
+    Every write to a game bumps its version in the same transaction and versions never
+    repeat, so the moves of (game, version) never change: a cached entry cannot go
+    stale, a version mismatch is just a miss. Entries are added only after a commit.
+    It saves re-reading a whole game on every move. Used on the worker thread only.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[int, tuple[MoveRecord, ...]]] = {}
+
+    def get(self, game_id: int, version: int) -> tuple[MoveRecord, ...] | None:
+        entry = self._entries.get(game_id)
+        return entry[1] if entry is not None and entry[0] == version else None
+
+    def put(self, game: Game) -> Game:
+        if self._size > 0:
+            self._entries.pop(game.id, None)  # re-insert: dict order is recency order
+            self._entries[game.id] = (game.version, game.moves)
+            if len(self._entries) > self._size:
+                del self._entries[next(iter(self._entries))]
+        return game
+
+
+def create_game(conn: sqlite3.Connection, cache: MoveCache, new: NewGame, now: str) -> Game:
+    white_player, white_engine = _seat_columns(new.white)
+    black_player, black_engine = _seat_columns(new.black)
+    with write_tx(conn):
+        try:
+            row = conn.execute(
+                f"""INSERT INTO games (platform, channel, community, variant, promotion,
+                        perpetual, move_seconds, white_player, white_engine, black_player,
+                        black_engine, rated, created_by, start_fen, status, deadline,
+                        remind_at, created, updated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    RETURNING {GAME_COLUMNS}""",
+                (new.platform, new.channel, new.community, new.variant, new.promotion,
+                 new.perpetual, new.move_seconds, white_player, white_engine, black_player,
+                 black_engine, int(new.rated), new.created_by, new.start_fen, new.status,
+                 encode_opt_time(new.deadline), encode_opt_time(new.remind_at), now, now),
+            ).fetchall()[0]
+        except sqlite3.IntegrityError as error:
+            busy = _channel_busy(conn, error, new.platform, new.channel)
+            if busy is None:
+                raise
+            raise busy from error
+    return cache.put(game_from_row(row, ()))
+
+
+def get_game(conn: sqlite3.Connection, cache: MoveCache, game_id: int) -> Game:
+    with read_tx(conn):
+        rows = conn.execute(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ).fetchall()
+        if not rows:
+            raise NotFound(f"no game {game_id}")
+        return _game_with_moves(conn, cache, rows[0])
+
+
+def active_game(
+    conn: sqlite3.Connection, cache: MoveCache, platform: str, channel: str
+) -> Game | None:
+    with read_tx(conn):
+        rows = conn.execute(
+            f"""SELECT {GAME_COLUMNS} FROM games
+                WHERE platform = ? AND channel = ? AND status IN ('challenge', 'active')""",
+            (platform, channel),
+        ).fetchall()
+        return _game_with_moves(conn, cache, rows[0]) if rows else None
+
+
+def append_move(
+    conn: sqlite3.Connection,
+    cache: MoveCache,
+    game_id: int,
+    expected_version: int,
+    move: NewMove,
+    changes: GameChanges,
+    ratings: Sequence[RatingUpdate],
+    now: str,
+) -> Game:
+    with write_tx(conn):
+        row = _compare_and_set(conn, game_id, expected_version, changes, now)
+        # The CAS above holds the write lock and moved the version, so max(ply) is ours.
+        (ply,) = conn.execute(
+            """INSERT INTO moves (game_id, ply, uci, san, by, at)
+               SELECT ?, coalesce(max(ply), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?
+               RETURNING ply""",
+            (game_id, move.uci, move.san, move.by, now, game_id),
+        ).fetchall()[0]
+        apply_ratings(conn, ratings, now)
+        before = cache.get(game_id, expected_version)
+        if before is not None and len(before) == ply - 1:
+            moves = (*before, MoveRecord(ply, move.uci, move.san, move.by, decode_time(now)))
+        else:
+            moves = load_moves(conn, game_id)
+    return cache.put(game_from_row(row, moves))
+
+
+def update_game(
+    conn: sqlite3.Connection,
+    cache: MoveCache,
+    game_id: int,
+    expected_version: int,
+    changes: GameChanges,
+    ratings: Sequence[RatingUpdate],
+    now: str,
+) -> Game:
+    with write_tx(conn):
+        row = _compare_and_set(conn, game_id, expected_version, changes, now)
+        apply_ratings(conn, ratings, now)
+        moves = cache.get(game_id, expected_version)
+        if moves is None:
+            moves = load_moves(conn, game_id)
+    return cache.put(game_from_row(row, moves))
+
+
+def undo_moves(
+    conn: sqlite3.Connection,
+    cache: MoveCache,
+    game_id: int,
+    expected_version: int,
+    count: int,
+    changes: GameChanges,
+    now: str,
+) -> Game:
+    if count < 1:
+        raise ValueError(f"undo at least one ply, not {count}")
+    with write_tx(conn):
+        row = _compare_and_set(conn, game_id, expected_version, changes, now)
+        deleted = conn.execute(
+            """DELETE FROM moves WHERE game_id = ?
+               AND ply > (SELECT coalesce(max(ply), 0) FROM moves WHERE game_id = ?) - ?""",
+            (game_id, game_id, count),
+        ).rowcount
+        if deleted != count:
+            raise ValueError(f"game {game_id} has {deleted} plies, cannot undo {count}")
+        moves = load_moves(conn, game_id)
+    return cache.put(game_from_row(row, moves))
+
+
+def due_deadlines(conn: sqlite3.Connection, now: str) -> list[Game]:
+    return _select_games(
+        conn,
+        "status = 'active' AND deadline <= ? ORDER BY deadline, id",
+        (now,),
+    )
+
+
+def due_reminders(conn: sqlite3.Connection, now: str) -> list[Game]:
+    return _select_games(
+        conn,
+        """status = 'active' AND reminded = 0 AND remind_at <= ?
+           AND (deadline IS NULL OR deadline > ?) ORDER BY remind_at, id""",
+        (now, now),
+    )
+
+
+def expire_challenges(conn: sqlite3.Connection, before: str, now: str) -> list[Game]:
+    with write_tx(conn):
+        rows = conn.execute(
+            f"""UPDATE games SET status = 'aborted', reason = 'expired',
+                    version = version + 1, updated = ?
+                WHERE status = 'challenge' AND created < ?
+                RETURNING {GAME_COLUMNS}""",
+            (now, before),
+        ).fetchall()
+        return _with_moves(conn, sorted(rows, key=lambda r: r[0]))
+
+
+def finished_games(
+    conn: sqlite3.Connection, player_id: int, limit: int, before_id: int | None
+) -> list[Game]:
+    return _select_games(
+        conn,
+        """status = 'finished' AND (white_player = ? OR black_player = ?)
+           AND id < ? ORDER BY id DESC LIMIT ?""",
+        (player_id, player_id, before_id if before_id is not None else 2**63 - 1, limit),
+    )
+
+
+def _game_with_moves(conn: sqlite3.Connection, cache: MoveCache, row: Sequence[Any]) -> Game:
+    moves = cache.get(row[0], row[-1])
+    if moves is None:
+        return cache.put(game_from_row(row, load_moves(conn, row[0])))
+    return game_from_row(row, moves)
+
+
+def load_moves(conn: sqlite3.Connection, game_id: int) -> tuple[MoveRecord, ...]:
+    rows = conn.execute(
+        "SELECT ply, uci, san, by, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+    ).fetchall()
+    return tuple(MoveRecord(ply, uci, san, by, decode_time(at)) for ply, uci, san, by, at in rows)
+
+
+def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
+    (id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
+     white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,
+     status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,
+     reminded, created, updated, version) = row
+    return Game(
+        id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
+        _seat(white_player, white_engine), _seat(black_player, black_engine), bool(rated),
+        created_by, start_fen, status, result, reason, counting, draw_offer, takeback_offer,
+        decode_opt_time(deadline), decode_opt_time(remind_at), bool(reminded),
+        decode_time(created), decode_time(updated), version, moves,
+    )
+
+
+def _compare_and_set(
+    conn: sqlite3.Connection,
+    game_id: int,
+    expected_version: int,
+    changes: GameChanges,
+    now: str,
+) -> Sequence[Any]:
+    """Bump the version and apply `changes` if still at `expected_version`; the new row."""
+    assignments = ["version = version + 1", "updated = ?"]
+    params: list[Any] = [now]
+    for column, value in _change_columns(changes):
+        assignments.append(f"{column} = ?")
+        params.append(value)
+    try:
+        rows = conn.execute(
+            f"""UPDATE games SET {", ".join(assignments)} WHERE id = ? AND version = ?
+                RETURNING {GAME_COLUMNS}""",
+            (*params, game_id, expected_version),
+        ).fetchall()
+    except sqlite3.IntegrityError as error:
+        key = conn.execute("SELECT platform, channel FROM games WHERE id = ?", (game_id,))
+        busy = _channel_busy(conn, error, *key.fetchone())
+        if busy is None:
+            raise
+        raise busy from error
+    if rows:
+        return rows[0]
+    current = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+    if current is None:
+        raise NotFound(f"no game {game_id}")
+    raise VersionConflict(f"game {game_id}", expected_version, current[0])
+
+
+def _change_columns(changes: GameChanges) -> Iterable[tuple[str, Any]]:
+    for name, value in changes.items():
+        if name in ("white", "black"):
+            player, engine = _seat_columns(value)
+            yield f"{name}_player", player
+            yield f"{name}_engine", engine
+        elif name in ("deadline", "remind_at"):
+            yield name, encode_opt_time(value)
+        elif name in ("rated", "reminded"):
+            yield name, int(value)
+        else:
+            yield name, value
+
+
+def _channel_busy(
+    conn: sqlite3.Connection, error: sqlite3.IntegrityError, platform: str, channel: str
+) -> ChannelBusy | None:
+    """ChannelBusy when `error` is the one-open-game-per-channel index, else None."""
+    if not is_unique_violation(error, _OPEN_CHANNEL_INDEX):
+        return None
+    held = conn.execute(
+        """SELECT id FROM games
+           WHERE platform = ? AND channel = ? AND status IN ('challenge', 'active')""",
+        (platform, channel),
+    ).fetchone()
+    return ChannelBusy(platform, channel, held[0] if held else None)
+
+
+def _select_games(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[Game]:
+    with read_tx(conn):
+        rows = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", params).fetchall()
+        return _with_moves(conn, rows)
+
+
+def _with_moves(conn: sqlite3.Connection, rows: list[Any]) -> list[Game]:
+    """Games from rows, loading all their moves in one query."""
+    if not rows:
+        return []
+    ids = [row[0] for row in rows]
+    moves: dict[int, list[MoveRecord]] = {game_id: [] for game_id in ids}
+    for game_id, ply, uci, san, by, at in conn.execute(
+        f"""SELECT game_id, ply, uci, san, by, at FROM moves
+            WHERE game_id IN ({", ".join("?" * len(ids))}) ORDER BY game_id, ply""",
+        ids,
+    ):
+        moves[game_id].append(MoveRecord(ply, uci, san, by, decode_time(at)))
+    return [game_from_row(row, tuple(moves[row[0]])) for row in rows]
+
+
+def _seat(player_id: int | None, engine_level: int | None) -> Seat | None:
+    if player_id is None and engine_level is None:
+        return None
+    return Seat(player_id, engine_level)
+
+
+def _seat_columns(seat: Seat | None) -> tuple[int | None, int | None]:
+    return (None, None) if seat is None else (seat.player_id, seat.engine_level)
+
+

@@ -1,0 +1,331 @@
+"""Puzzles, subscriptions, posts, attempts and streaks in SQLite (run on the worker thread)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from datetime import date, timedelta
+from typing import Any, Final
+
+from ._sql import (
+    decode_clock,
+    decode_opt_date,
+    decode_opt_time,
+    decode_time,
+    encode_date,
+    is_unique_violation,
+    write_tx,
+)
+from .errors import NotFound, PuzzleAlreadyPosted
+from .records import (
+    Platform,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePost,
+    PuzzleScore,
+    Streak,
+    Subscription,
+)
+
+PUZZLE_COLUMNS: Final = "id, fen, solution, rating, themes, source"
+SUBSCRIPTION_COLUMNS: Final = (
+    "id, platform, channel, local_time, timezone, language, last_posted, created"
+)
+POST_COLUMNS: Final = "id, platform, channel, puzzle_id, subscription_id, local_date, posted"
+ATTEMPT_COLUMNS: Final = "post_id, player_id, tries, solved, first_at, solved_at"
+_SEEN_IN_CHAT: Final = "puzzle_posts.platform, puzzle_posts.channel, puzzle_posts.puzzle_id"
+
+
+def upsert_puzzles(conn: sqlite3.Connection, puzzles: Iterable[Puzzle]) -> int:
+    rows = [
+        (p.id, p.fen, " ".join(p.solution), p.rating, " ".join(p.themes), p.source)
+        for p in puzzles
+    ]
+    with write_tx(conn):
+        conn.executemany(
+            """INSERT INTO puzzles (id, fen, solution, rating, themes, source)
+               VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (id) DO UPDATE SET fen = excluded.fen,
+                   solution = excluded.solution, rating = excluded.rating,
+                   themes = excluded.themes, source = excluded.source""",
+            rows,
+        )
+    return len(rows)
+
+
+def get_puzzle(conn: sqlite3.Connection, puzzle_id: str) -> Puzzle:
+    row = conn.execute(
+        f"SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE id = ?", (puzzle_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no puzzle {puzzle_id!r}")
+    return _puzzle(row)
+
+
+def pick_puzzle(
+    conn: sqlite3.Connection,
+    platform: str,
+    channel: str,
+    min_rating: int | None,
+    max_rating: int | None,
+) -> Puzzle | None:
+    row = conn.execute(
+        f"""SELECT {PUZZLE_COLUMNS} FROM puzzles AS p
+            WHERE (:low IS NULL OR rating >= :low) AND (:high IS NULL OR rating <= :high)
+              AND NOT EXISTS (
+                  SELECT 1 FROM puzzle_posts AS pp
+                  WHERE pp.platform = :platform AND pp.channel = :channel
+                    AND pp.puzzle_id = p.id)
+            ORDER BY random() LIMIT 1""",
+        {"low": min_rating, "high": max_rating, "platform": platform, "channel": channel},
+    ).fetchone()
+    return None if row is None else _puzzle(row)
+
+
+def subscribe(
+    conn: sqlite3.Connection,
+    platform: str,
+    channel: str,
+    local_time: str,
+    timezone: str,
+    language: str | None,
+    now: str,
+) -> Subscription:
+    with write_tx(conn):
+        row = conn.execute(
+            f"""INSERT INTO subscriptions (platform, channel, local_time, timezone, language,
+                    created)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (platform, channel) DO UPDATE SET
+                    local_time = excluded.local_time, timezone = excluded.timezone,
+                    language = excluded.language, active = 1
+                RETURNING {SUBSCRIPTION_COLUMNS}""",
+            (platform, channel, local_time, timezone, language, now),
+        ).fetchall()[0]
+    return _subscription(row)
+
+
+def unsubscribe(conn: sqlite3.Connection, platform: str, channel: str) -> bool:
+    cursor = conn.execute(
+        "UPDATE subscriptions SET active = 0 WHERE platform = ? AND channel = ? AND active = 1",
+        (platform, channel),
+    )
+    return cursor.rowcount == 1
+
+
+def get_subscription(
+    conn: sqlite3.Connection, platform: str, channel: str
+) -> Subscription | None:
+    row = conn.execute(
+        f"""SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions
+            WHERE platform = ? AND channel = ? AND active = 1""",
+        (platform, channel),
+    ).fetchone()
+    return None if row is None else _subscription(row)
+
+
+def subscriptions(conn: sqlite3.Connection) -> list[Subscription]:
+    rows = conn.execute(
+        f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE active = 1 ORDER BY id"
+    ).fetchall()
+    return [_subscription(row) for row in rows]
+
+
+def record_post(
+    conn: sqlite3.Connection, subscription_id: int, local_date: date, puzzle_id: str, now: str
+) -> PuzzlePost | None:
+    day = encode_date(local_date)
+    with write_tx(conn):
+        chat = conn.execute(
+            "SELECT platform, channel FROM subscriptions WHERE id = ?", (subscription_id,)
+        ).fetchone()
+        if chat is None:
+            raise NotFound(f"no subscription {subscription_id}")
+        # The day's UNIQUE (subscription_id, local_date) makes this a claim: one winner.
+        rows = _insert_post(
+            conn,
+            """INSERT INTO puzzle_posts (platform, channel, puzzle_id, subscription_id,
+                   local_date, posted)
+               VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (subscription_id, local_date) DO NOTHING""",
+            (*chat, puzzle_id, subscription_id, day, now),
+        )
+        if not rows:
+            return None
+        conn.execute(
+            """UPDATE subscriptions SET last_posted = max(coalesce(last_posted, ''), ?)
+               WHERE id = ?""",
+            (day, subscription_id),
+        )
+        return _post(rows[0])
+
+
+def record_extra_post(
+    conn: sqlite3.Connection, platform: str, channel: str, puzzle_id: str, now: str
+) -> PuzzlePost:
+    with write_tx(conn):
+        rows = _insert_post(
+            conn,
+            """INSERT INTO puzzle_posts (platform, channel, puzzle_id, posted)
+               VALUES (?, ?, ?, ?)""",
+            (platform, channel, puzzle_id, now),
+        )
+    return _post(rows[0])
+
+
+def get_post(conn: sqlite3.Connection, post_id: int) -> PuzzlePost:
+    row = conn.execute(f"SELECT {POST_COLUMNS} FROM puzzle_posts WHERE id = ?", (post_id,))
+    found = row.fetchone()
+    if found is None:
+        raise NotFound(f"no puzzle post {post_id}")
+    return _post(found)
+
+
+def latest_post(conn: sqlite3.Connection, platform: str, channel: str) -> PuzzlePost | None:
+    row = conn.execute(
+        f"""SELECT {POST_COLUMNS} FROM puzzle_posts WHERE platform = ? AND channel = ?
+            ORDER BY id DESC LIMIT 1""",
+        (platform, channel),
+    ).fetchone()
+    return None if row is None else _post(row)
+
+
+def posted_puzzle_ids(conn: sqlite3.Connection, platform: str, channel: str) -> set[str]:
+    rows = conn.execute(
+        "SELECT puzzle_id FROM puzzle_posts WHERE platform = ? AND channel = ?",
+        (platform, channel),
+    )
+    return {puzzle_id for (puzzle_id,) in rows}
+
+
+def record_attempt(
+    conn: sqlite3.Connection, post_id: int, player_id: int, solved: bool, now: str
+) -> PuzzleAttempt:
+    with write_tx(conn):
+        post = get_post(conn, post_id)
+        before = get_attempt(conn, post_id, player_id)
+        if before is not None and before.solved:
+            return before  # tries after solving do not count
+        row = conn.execute(
+            f"""INSERT INTO puzzle_attempts (post_id, player_id, tries, solved, first_at,
+                    solved_at)
+                VALUES (?, ?, 1, ?, ?, ?)
+                ON CONFLICT (post_id, player_id) DO UPDATE SET tries = tries + 1,
+                    solved = excluded.solved, solved_at = excluded.solved_at
+                RETURNING {ATTEMPT_COLUMNS}""",
+            (post_id, player_id, int(solved), now, now if solved else None),
+        ).fetchall()[0]
+        if solved and post.local_date is not None:
+            _extend_streak(conn, post, player_id)
+    return _attempt(row)
+
+
+def get_attempt(conn: sqlite3.Connection, post_id: int, player_id: int) -> PuzzleAttempt | None:
+    row = conn.execute(
+        f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE post_id = ? AND player_id = ?",
+        (post_id, player_id),
+    ).fetchone()
+    return None if row is None else _attempt(row)
+
+
+def get_streak(
+    conn: sqlite3.Connection, platform: Platform, channel: str, player_id: int
+) -> Streak:
+    row = conn.execute(
+        """SELECT current, best, last_date FROM streaks
+           WHERE platform = ? AND channel = ? AND player_id = ?""",
+        (platform, channel, player_id),
+    ).fetchone()
+    if row is None:
+        return Streak(platform, channel, player_id)
+    current, best, last_date = row
+    return Streak(platform, channel, player_id, current, best, decode_opt_date(last_date))
+
+
+def puzzle_leaderboard(
+    conn: sqlite3.Connection,
+    platform: str,
+    channel: str,
+    local_date: date | None,
+    limit: int,
+) -> list[PuzzleScore]:
+    rows = conn.execute(
+        """SELECT a.player_id, pl.display_name, sum(a.solved), sum(a.tries)
+           FROM puzzle_attempts AS a
+           JOIN puzzle_posts AS pp ON pp.id = a.post_id
+           JOIN players AS pl ON pl.id = a.player_id
+           WHERE pp.platform = :platform AND pp.channel = :channel
+             AND (:day IS NULL OR pp.local_date = :day)
+           GROUP BY a.player_id
+           HAVING sum(a.solved) > 0
+           ORDER BY sum(a.solved) DESC, sum(a.tries), min(a.solved_at), a.player_id
+           LIMIT :limit""",
+        {
+            "platform": platform,
+            "channel": channel,
+            "day": None if local_date is None else encode_date(local_date),
+            "limit": limit,
+        },
+    ).fetchall()
+    return [PuzzleScore(*row) for row in rows]
+
+
+def _insert_post(
+    conn: sqlite3.Connection, sql: str, params: Sequence[Any]
+) -> list[Any]:
+    try:
+        return conn.execute(f"{sql} RETURNING {POST_COLUMNS}", params).fetchall()
+    except sqlite3.IntegrityError as error:
+        if is_unique_violation(error, _SEEN_IN_CHAT):
+            raise PuzzleAlreadyPosted(
+                f"puzzle {params[2]!r} was already shown in {params[0]} chat {params[1]!r}"
+            ) from error
+        raise
+
+
+def _extend_streak(conn: sqlite3.Connection, post: PuzzlePost, player_id: int) -> None:
+    """A first solve of a daily post: one more day, or a new streak after a gap."""
+    assert post.local_date is not None
+    streak = get_streak(conn, post.platform, post.channel, player_id)
+    last = streak.last_date
+    if last is not None and post.local_date <= last:
+        return  # a late solve of an older puzzle neither extends nor breaks the streak
+    current = streak.current + 1 if last == post.local_date - timedelta(days=1) else 1
+    conn.execute(
+        """INSERT INTO streaks (platform, channel, player_id, current, best, last_date)
+           VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (platform, channel, player_id) DO UPDATE SET
+               current = excluded.current, best = excluded.best,
+               last_date = excluded.last_date""",
+        (post.platform, post.channel, player_id, current, max(current, streak.best),
+         encode_date(post.local_date)),
+    )
+
+
+def _puzzle(row: Sequence[Any]) -> Puzzle:
+    id_, fen, solution, rating, themes, source = row
+    return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source)
+
+
+def _subscription(row: Sequence[Any]) -> Subscription:
+    id_, platform, channel, local_time, timezone, language, last_posted, created = row
+    return Subscription(
+        id_, platform, channel, decode_clock(local_time), timezone, language,
+        decode_opt_date(last_posted), decode_time(created),
+    )
+
+
+def _post(row: Sequence[Any]) -> PuzzlePost:
+    id_, platform, channel, puzzle_id, subscription_id, local_date, posted = row
+    return PuzzlePost(
+        id_, platform, channel, puzzle_id, subscription_id, decode_opt_date(local_date),
+        decode_time(posted),
+    )
+
+
+def _attempt(row: Sequence[Any]) -> PuzzleAttempt:
+    post_id, player_id, tries, solved, first_at, solved_at = row
+    return PuzzleAttempt(
+        post_id, player_id, tries, bool(solved), decode_time(first_at),
+        decode_opt_time(solved_at),
+    )

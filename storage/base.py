@@ -1,0 +1,284 @@
+"""The storage interface the bot's services call; SQLite implements it (sqlite.py).
+
+It speaks only in records (records.py) and errors (errors.py), never in SQL, so another
+database can be put behind it later.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time
+from types import TracebackType
+
+from .records import (
+    NO_CHANGES,
+    UNCHANGED,
+    ChannelSettings,
+    Game,
+    GameChanges,
+    Keep,
+    NewGame,
+    NewMove,
+    Platform,
+    Player,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePost,
+    PuzzleScore,
+    RatingUpdate,
+    Streak,
+    Subscription,
+)
+
+
+class Storage(ABC):
+    """Durable games, players, ratings and puzzles.
+
+    A method returns only after its change is committed to disk. Every write that
+    depends on what the caller read is a compare-and-set and raises VersionConflict
+    when it lost.
+    """
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the database; the storage cannot be used afterwards."""
+
+    # Players
+
+    @abstractmethod
+    async def get_or_create_player(
+        self, platform: Platform, user_id: str, display_name: str
+    ) -> Player:
+        """The player with that platform user id, created if new; keeps the name current."""
+
+    @abstractmethod
+    async def get_player(self, player_id: int) -> Player:
+        """The player with that id; NotFound if there is none."""
+
+    @abstractmethod
+    async def find_player(self, platform: Platform, user_id: str) -> Player | None:
+        """The player with that platform user id, if known."""
+
+    @abstractmethod
+    async def update_player(
+        self,
+        player_id: int,
+        *,
+        display_name: str | Keep = UNCHANGED,
+        language: str | None | Keep = UNCHANGED,
+    ) -> Player:
+        """Change a player's name or language (None: follow the channel's)."""
+
+    @abstractmethod
+    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[Player]:
+        """Apply several rating updates at once, all or none (VersionConflict if stale)."""
+
+    @abstractmethod
+    async def top_players(
+        self,
+        platform: Platform,
+        *,
+        community: str | None = None,
+        limit: int = 10,
+        min_games: int = 1,
+    ) -> list[Player]:
+        """Best-rated players; with `community`, only those who finished a game there."""
+
+    # Games
+
+    @abstractmethod
+    async def create_game(self, new: NewGame) -> Game:
+        """Store a new challenge or game; ChannelBusy if the channel already has one open."""
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> Game:
+        """The game with its moves; NotFound if there is none."""
+
+    @abstractmethod
+    async def active_game(self, platform: Platform, channel: str) -> Game | None:
+        """The channel's open challenge or active game, with its moves."""
+
+    @abstractmethod
+    async def append_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: NewMove,
+        changes: GameChanges = NO_CHANGES,
+        *,
+        ratings: Sequence[RatingUpdate] = (),
+    ) -> Game:
+        """Append one ply and apply `changes` (and `ratings`) in one transaction.
+
+        Raises VersionConflict when the game is no longer at `expected_version`.
+        """
+
+    @abstractmethod
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        changes: GameChanges,
+        *,
+        ratings: Sequence[RatingUpdate] = (),
+    ) -> Game:
+        """Apply `changes` (and `ratings`) if the game is still at `expected_version`."""
+
+    @abstractmethod
+    async def undo_moves(
+        self,
+        game_id: int,
+        expected_version: int,
+        count: int,
+        changes: GameChanges = NO_CHANGES,
+    ) -> Game:
+        """Take back the last `count` plies (a takeback) and apply `changes`, as one CAS."""
+
+    @abstractmethod
+    async def due_deadlines(self, now: datetime) -> list[Game]:
+        """Active games whose move deadline is at or before `now`, earliest first."""
+
+    @abstractmethod
+    async def due_reminders(self, now: datetime) -> list[Game]:
+        """Active games not yet reminded whose reminder time has come, deadline not passed."""
+
+    @abstractmethod
+    async def expire_challenges(self, before: datetime) -> list[Game]:
+        """Abort (reason "expired") every challenge created before `before`; return them."""
+
+    @abstractmethod
+    async def finished_games(
+        self, player_id: int, *, limit: int = 20, before_id: int | None = None
+    ) -> list[Game]:
+        """A player's finished games, newest first; page with `before_id`."""
+
+    # Channel settings
+
+    @abstractmethod
+    async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
+        """The channel's settings; all None (bot defaults) if never set."""
+
+    @abstractmethod
+    async def set_channel_settings(self, settings: ChannelSettings) -> None:
+        """Replace the channel's settings."""
+
+    # Puzzles
+
+    @abstractmethod
+    async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
+        """Insert or replace puzzles by id; returns how many were given."""
+
+    @abstractmethod
+    async def get_puzzle(self, puzzle_id: str) -> Puzzle:
+        """The puzzle with that id; NotFound if there is none."""
+
+    @abstractmethod
+    async def pick_puzzle(
+        self,
+        platform: Platform,
+        channel: str,
+        *,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+    ) -> Puzzle | None:
+        """A random puzzle this chat has not been shown, within the rating range."""
+
+    @abstractmethod
+    async def subscribe(
+        self,
+        platform: Platform,
+        channel: str,
+        local_time: time,
+        timezone: str,
+        language: str | None = None,
+    ) -> Subscription:
+        """Start (or change) a chat's daily puzzle at `local_time` in `timezone`."""
+
+    @abstractmethod
+    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
+        """Stop a chat's daily puzzle; False if it was not subscribed."""
+
+    @abstractmethod
+    async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
+        """The chat's active subscription, if any."""
+
+    @abstractmethod
+    async def subscriptions(self) -> list[Subscription]:
+        """Every active subscription."""
+
+    @abstractmethod
+    async def record_post(
+        self, subscription_id: int, local_date: date, puzzle_id: str
+    ) -> PuzzlePost | None:
+        """Claim the day's daily post for a subscription.
+
+        Returns the new post, or None when that subscription already has a post for
+        `local_date` (then nothing is written and nothing should be sent). Raises
+        PuzzleAlreadyPosted if the chat has seen that puzzle before.
+        """
+
+    @abstractmethod
+    async def record_extra_post(
+        self, platform: Platform, channel: str, puzzle_id: str
+    ) -> PuzzlePost:
+        """Record a puzzle shown on demand (not the daily one)."""
+
+    @abstractmethod
+    async def get_post(self, post_id: int) -> PuzzlePost:
+        """The post with that id; NotFound if there is none."""
+
+    @abstractmethod
+    async def latest_post(self, platform: Platform, channel: str) -> PuzzlePost | None:
+        """The chat's most recent puzzle post: the one answers refer to."""
+
+    @abstractmethod
+    async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
+        """Ids of every puzzle the chat has been shown."""
+
+    @abstractmethod
+    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
+        """Count one try at a post; the first solve of a daily post extends the streak.
+
+        Tries after the post is solved change nothing.
+        """
+
+    @abstractmethod
+    async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
+        """A player's attempt at a post, if any."""
+
+    @abstractmethod
+    async def get_streak(self, platform: Platform, channel: str, player_id: int) -> Streak:
+        """A player's daily-puzzle streak in a chat (zeros if none)."""
+
+    @abstractmethod
+    async def puzzle_leaderboard(
+        self,
+        platform: Platform,
+        channel: str,
+        *,
+        local_date: date | None = None,
+        limit: int = 10,
+    ) -> list[PuzzleScore]:
+        """Who solved most in the chat (fewest tries first); one day's daily post if dated."""
+
+    # Webhook de-duplication
+
+    @abstractmethod
+    async def mark_event_processed(self, event_id: str) -> bool:
+        """Record a webhook event id; True if it is new, False if it was seen before."""
+
+    @abstractmethod
+    async def prune_events(self, before: datetime) -> int:
+        """Forget event ids recorded before `before`; returns how many."""

@@ -1,0 +1,45 @@
+"""Errors raised by the storage layer; services turn them into chat replies."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base of every error the storage layer raises on purpose."""
+
+
+class NotFound(StorageError):
+    """The requested record does not exist."""
+
+
+class VersionConflict(StorageError):
+    """A compare-and-set lost: the record changed since the caller read it."""
+
+    def __init__(self, what: str, expected: int, actual: int) -> None:
+        super().__init__(f"{what} is at version {actual}, not {expected}")
+        self.what = what
+        self.expected = expected
+        self.actual = actual
+
+
+class ChannelBusy(StorageError):
+    """The channel already holds an open challenge or an active game."""
+
+    def __init__(self, platform: str, channel: str, game_id: int | None) -> None:
+        held = f" (game {game_id})" if game_id is not None else ""
+        super().__init__(f"{platform} channel {channel!r} already has an open game{held}")
+        self.platform = platform
+        self.channel = channel
+        self.game_id = game_id
+
+
+class PuzzleAlreadyPosted(StorageError):
+    """That puzzle was already shown in that chat; a chat never sees one twice."""
+
+
+class IncompatibleDatabase(StorageError):
+    """The file is not this project's database, or is newer than this code; it was not touched."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"refusing to open {path}: {reason}")
+        self.path = path
+        self.reason = reason

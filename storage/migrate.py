@@ -1,0 +1,140 @@
+"""Schema migrations: numbered SQL files applied in order, version in PRAGMA user_version.
+
+The first migration stamps PRAGMA application_id, which is how a file is recognised as
+this project's database. A file that is not ours, or is newer than this code, is refused
+before anything writes to it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final
+
+from .errors import IncompatibleDatabase
+
+APPLICATION_ID: Final = 0x4D4B524B  # b"MKRK"
+SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered SQL file; `version` is the user_version it leaves behind."""
+
+    version: int
+    name: str
+    sql: str
+
+    def statements(self) -> list[str]:
+        return split_statements(self.sql)
+
+
+def check_file(path: str) -> int:
+    """Return the schema version of the file at `path` (0: new or empty) without writing.
+
+    Raises IncompatibleDatabase for a file that is not a SQLite database, a database of
+    some other application, or one whose schema is newer than this code knows.
+    """
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return 0
+    with open(path, "rb") as f:
+        if f.read(len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+            raise IncompatibleDatabase(
+                path, "it is not a SQLite database; set DATABASE_PATH to another file"
+            )
+    # Read-only: probing must not change a file that may turn out to be foreign.
+    conn = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True)
+    try:
+        return schema_version(conn, path)
+    finally:
+        conn.close()
+
+
+def schema_version(conn: sqlite3.Connection, path: str) -> int:
+    """The version of an open database of ours (0 when empty); raises if it is not ours."""
+    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    objects = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    if application_id == 0 and version == 0 and objects == 0:
+        return 0
+    if application_id != APPLICATION_ID or version < 1:
+        raise IncompatibleDatabase(
+            path,
+            f"it is a SQLite database of another application (application_id "
+            f"{application_id}, user_version {version}, {objects} schema objects); "
+            "set DATABASE_PATH to a new file",
+        )
+    if version > latest_version():
+        raise IncompatibleDatabase(
+            path,
+            f"its schema version {version} is newer than this code knows "
+            f"({latest_version()}); run a newer release of the bot or restore a backup",
+        )
+    return version
+
+
+def upgrade(conn: sqlite3.Connection, path: str, target: int | None = None) -> int:
+    """Apply every migration above the file's version, up to `target` (default: all).
+
+    Each migration runs in its own IMMEDIATE transaction that re-reads the version first,
+    so two processes starting at once apply each migration exactly once.
+    """
+    goal = latest_version() if target is None else target
+    for migration in MIGRATIONS[:goal]:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if schema_version(conn, path) < migration.version:
+                for statement in migration.statements():
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {migration.version:d}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return schema_version(conn, path)
+
+
+def latest_version() -> int:
+    return len(MIGRATIONS)
+
+
+def split_statements(script: str) -> list[str]:
+    """Split SQL into statements; trigger bodies with inner semicolons stay whole."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    leftover = "\n".join(
+        line for line in pending.splitlines() if line.strip() and not line.strip().startswith("--")
+    )
+    if leftover:
+        raise ValueError(f"unterminated SQL statement: {leftover[:60]!r}")
+    return statements
+
+
+def _load_migrations() -> tuple[Migration, ...]:
+    found: list[Migration] = []
+    for entry in resources.files(__package__).joinpath("migrations").iterdir():
+        match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        numbers = [m.version for m in found]
+        raise RuntimeError(f"migrations must be numbered 1..n without gaps, got {numbers}")
+    return tuple(found)
+
+
+def _uri_path(path: str) -> str:
+    # "?" and "#" would end the path part of a file: URI.
+    return os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+
+
+MIGRATIONS: Final = _load_migrations()

@@ -1,0 +1,328 @@
+"""The values the storage layer accepts and returns: small frozen dataclasses.
+
+All times are timezone-aware UTC datetimes; storage refuses naive ones.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from datetime import date, datetime, time, timedelta
+from typing import Any, Final, Literal
+
+Platform = Literal["discord", "line", "console"]
+Color = Literal["w", "b"]
+GameStatus = Literal["challenge", "active", "finished", "aborted"]
+Result = Literal["1-0", "0-1", "1/2-1/2"]
+Promotion = Literal["forced", "optional"]
+Perpetual = Literal["forbid", "draw"]
+
+# A channel holds at most one game in these states (a unique index enforces it).
+OPEN_STATUSES: Final[tuple[GameStatus, ...]] = ("challenge", "active")
+
+# Glicko-2 starting values of a new player.
+INITIAL_RATING: Final = 1500.0
+INITIAL_DEVIATION: Final = 350.0
+INITIAL_VOLATILITY: Final = 0.06
+
+
+class Unchanged(enum.Enum):
+    """Marks a field that a change leaves alone (None is a real value there)."""
+
+    UNCHANGED = "unchanged"
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Final = Unchanged.UNCHANGED
+Keep = Literal[Unchanged.UNCHANGED]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One side of a game: a player by id, or the engine at a level.
+
+    >>> Seat.human(7), Seat.engine(3).is_engine
+    (Seat(player_id=7, engine_level=None), True)
+    """
+
+    player_id: int | None = None
+    engine_level: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.player_id is None) == (self.engine_level is None):
+            raise ValueError("a seat holds exactly one of player_id and engine_level")
+
+    @classmethod
+    def human(cls, player_id: int) -> Seat:
+        return cls(player_id=player_id)
+
+    @classmethod
+    def engine(cls, level: int) -> Seat:
+        return cls(engine_level=level)
+
+    @property
+    def is_engine(self) -> bool:
+        return self.engine_level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One stored ply of a game; ply 1 is the first move."""
+
+    ply: int
+    uci: str
+    san: str
+    by: Color
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    """A move to append; storage numbers the ply and stamps the time."""
+
+    uci: str
+    san: str
+    by: Color
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewGame:
+    """What a new challenge or game starts with.
+
+    A seat may be None while the game is a challenge nobody has accepted yet.
+    """
+
+    platform: Platform
+    channel: str
+    white: Seat | None
+    black: Seat | None
+    start_fen: str
+    promotion: Promotion
+    perpetual: Perpetual
+    move_seconds: int
+    community: str | None = None
+    variant: str = "makruk"
+    rated: bool = False
+    created_by: int | None = None
+    status: GameStatus = "challenge"
+    deadline: datetime | None = None
+    remind_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.status not in OPEN_STATUSES:
+            raise ValueError(f"a new game is a challenge or active, not {self.status!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game in a channel with its full move list, as of `version`."""
+
+    id: int
+    platform: Platform
+    channel: str
+    community: str | None
+    variant: str
+    promotion: Promotion
+    perpetual: Perpetual
+    move_seconds: int
+    white: Seat | None
+    black: Seat | None
+    rated: bool
+    created_by: int | None
+    start_fen: str
+    status: GameStatus
+    result: Result | None
+    reason: str | None
+    counting: str | None  # JSON text; the game service owns its meaning
+    draw_offer: Color | None
+    takeback_offer: Color | None
+    deadline: datetime | None
+    remind_at: datetime | None
+    reminded: bool
+    created: datetime
+    updated: datetime
+    version: int
+    moves: tuple[MoveRecord, ...]
+
+    def seat(self, color: Color) -> Seat | None:
+        return self.white if color == "w" else self.black
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """The ids of the human players seated, White first."""
+        seats = (self.white, self.black)
+        return tuple(s.player_id for s in seats if s is not None and s.player_id is not None)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameChanges:
+    """Fields to change on a game; every field left out stays as it is.
+
+    >>> [name for name, _ in GameChanges(status="finished", draw_offer=None).items()]
+    ['status', 'draw_offer']
+    """
+
+    white: Seat | None | Keep = UNCHANGED
+    black: Seat | None | Keep = UNCHANGED
+    rated: bool | Keep = UNCHANGED
+    status: GameStatus | Keep = UNCHANGED
+    result: Result | None | Keep = UNCHANGED
+    reason: str | None | Keep = UNCHANGED
+    counting: str | None | Keep = UNCHANGED
+    draw_offer: Color | None | Keep = UNCHANGED
+    takeback_offer: Color | None | Keep = UNCHANGED
+    deadline: datetime | None | Keep = UNCHANGED
+    remind_at: datetime | None | Keep = UNCHANGED
+    reminded: bool | Keep = UNCHANGED
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """The changed fields as (name, new value), in declaration order."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not UNCHANGED:
+                yield f.name, value
+
+
+NO_CHANGES: Final = GameChanges()
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A person on one platform, with their Glicko-2 rating."""
+
+    id: int
+    platform: Platform
+    user_id: str
+    display_name: str
+    language: str | None  # None: follow the channel's language
+    rating: float
+    deviation: float
+    volatility: float
+    games_played: int  # rated games; it also versions the rating (see RatingUpdate)
+    created: datetime
+    updated: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    """New Glicko-2 values for one player after one rated game.
+
+    `expected_games` is the games_played the values were computed from: the update is a
+    compare-and-set on it, so two games finishing at once cannot lose a rating change.
+    """
+
+    player_id: int
+    expected_games: int
+    rating: float
+    deviation: float
+    volatility: float
+
+    @classmethod
+    def after_game(
+        cls, player: Player, rating: float, deviation: float, volatility: float
+    ) -> RatingUpdate:
+        return cls(player.id, player.games_played, rating, deviation, volatility)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelSettings:
+    """A channel's preferences; None means "use the bot's default"."""
+
+    platform: Platform
+    channel: str
+    language: str | None = None
+    promotion: Promotion | None = None
+    perpetual: Perpetual | None = None
+    move_seconds: int | None = None
+    coordinates: str | None = None  # coordinate style, owned by the renderers
+    orientation: str | None = None  # board orientation preference
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A position with its solution, as UCI moves from `fen`."""
+
+    id: str
+    fen: str
+    solution: tuple[str, ...]
+    rating: int | None = None
+    themes: tuple[str, ...] = ()
+    source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription:
+    """A chat that gets a daily puzzle at a local time."""
+
+    id: int
+    platform: Platform
+    channel: str
+    local_time: time
+    timezone: str  # IANA name, e.g. "Asia/Bangkok"
+    language: str | None
+    last_posted: date | None  # local date of the last daily post
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePost:
+    """A puzzle shown in a chat: a daily post (with its local date) or an on-demand one."""
+
+    id: int
+    platform: Platform
+    channel: str
+    puzzle_id: str
+    subscription_id: int | None
+    local_date: date | None
+    posted: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAttempt:
+    """One player's tries at one post."""
+
+    post_id: int
+    player_id: int
+    tries: int
+    solved: bool
+    first_at: datetime
+    solved_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    """Daily puzzles solved on consecutive local dates, per player and chat."""
+
+    platform: Platform
+    channel: str
+    player_id: int
+    current: int = 0
+    best: int = 0
+    last_date: date | None = None
+
+    def current_on(self, today: date) -> int:
+        """The streak still alive on `today` (solving today's puzzle is still possible).
+
+        >>> Streak("line", "C1", 1, 3, 5, date(2026, 11, 29)).current_on(date(2026, 12, 1))
+        0
+        """
+        if self.last_date is None or today - self.last_date > timedelta(days=1):
+            return 0
+        return self.current
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleScore:
+    """A leaderboard row of a chat's puzzles."""
+
+    player_id: int
+    display_name: str
+    solved: int
+    tries: int

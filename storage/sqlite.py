@@ -1,0 +1,323 @@
+"""SqliteStorage: the Storage interface over one aiosqlite connection.
+
+Each public method runs one plain function from the _games/_players/_puzzles/_channels
+modules on the connection's worker thread. A whole transaction is a single call there,
+so concurrent tasks never interleave statements, and a method costs one thread hop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, date, datetime, time
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import aiosqlite
+
+from . import _channels, _games, _players, _puzzles, migrate
+from ._sql import encode_clock, encode_time
+from .base import Storage
+from .errors import StorageError
+from .records import (
+    NO_CHANGES,
+    UNCHANGED,
+    ChannelSettings,
+    Game,
+    GameChanges,
+    Keep,
+    NewGame,
+    NewMove,
+    Platform,
+    Player,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePost,
+    PuzzleScore,
+    RatingUpdate,
+    Streak,
+    Subscription,
+)
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+
+DEFAULT_DATABASE_PATH: Final = Path("data/makruk.db")
+BUSY_TIMEOUT_MS: Final = 5000
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def open_storage(
+    path: str | os.PathLike[str] = DEFAULT_DATABASE_PATH,
+    *,
+    clock: Clock = utc_now,
+    move_cache: int = 256,
+) -> SqliteStorage:
+    """Open the database at `path`, creating or upgrading it, and return it ready to use.
+
+    Raises IncompatibleDatabase, leaving the file untouched, when it is not this
+    project's database or is newer than this code. `clock` stamps created/updated/move
+    times (tests pass a fake one); `move_cache` is how many games' move lists to keep in
+    memory (0: none).
+    """
+    location = os.fspath(path)
+    if location != ":memory:":
+        Path(location).parent.mkdir(parents=True, exist_ok=True)
+        # Read-only probe first: a foreign or newer file is refused before any write.
+        await asyncio.to_thread(migrate.check_file, location)
+    try:
+        db = await aiosqlite.connect(location, isolation_level=None)
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot open {location}: {error}") from error
+    storage = SqliteStorage(db, location, clock, move_cache)
+    try:
+        await storage._run(_prepare, location)
+    except BaseException:
+        await db.close()
+        raise
+    return storage
+
+
+def _prepare(conn: sqlite3.Connection, location: str) -> None:
+    # WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so a
+    # commit that returned survives a power cut too, not only a killed process.
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    migrate.upgrade(conn, location)
+
+
+class SqliteStorage(Storage):
+    """Storage in one SQLite file; open it with open_storage()."""
+
+    def __init__(
+        self, db: aiosqlite.Connection, path: str, clock: Clock, move_cache: int
+    ) -> None:
+        self._db = db
+        self.path = path
+        self._clock = clock
+        self._moves = _games.MoveCache(move_cache)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(raw_connection, *args)` on the worker thread; one hop per transaction.
+
+        aiosqlite's public calls queue one statement each (a thread hop, ~0.1 ms here);
+        its `_execute` queues a whole function. Database errors become StorageError so
+        that callers never see sqlite3.
+        """
+        try:
+            return await self._db._execute(fn, self._db._conn, *args)
+        except sqlite3.Error as error:
+            raise StorageError(str(error)) from error
+
+    def _now(self) -> str:
+        return encode_time(self._clock())
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    # Players
+
+    async def get_or_create_player(
+        self, platform: Platform, user_id: str, display_name: str
+    ) -> Player:
+        return await self._run(
+            _players.get_or_create_player, platform, user_id, display_name, self._now()
+        )
+
+    async def get_player(self, player_id: int) -> Player:
+        return await self._run(_players.get_player, player_id)
+
+    async def find_player(self, platform: Platform, user_id: str) -> Player | None:
+        return await self._run(_players.find_player, platform, user_id)
+
+    async def update_player(
+        self,
+        player_id: int,
+        *,
+        display_name: str | Keep = UNCHANGED,
+        language: str | None | Keep = UNCHANGED,
+    ) -> Player:
+        changes = {"display_name": display_name, "language": language}
+        changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
+        return await self._run(_players.update_player, player_id, changed, self._now())
+
+    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[Player]:
+        return await self._run(_players.update_ratings, list(updates), self._now())
+
+    async def top_players(
+        self,
+        platform: Platform,
+        *,
+        community: str | None = None,
+        limit: int = 10,
+        min_games: int = 1,
+    ) -> list[Player]:
+        return await self._run(_players.top_players, platform, community, limit, min_games)
+
+    # Games
+
+    async def create_game(self, new: NewGame) -> Game:
+        return await self._run(_games.create_game, self._moves, new, self._now())
+
+    async def get_game(self, game_id: int) -> Game:
+        return await self._run(_games.get_game, self._moves, game_id)
+
+    async def active_game(self, platform: Platform, channel: str) -> Game | None:
+        return await self._run(_games.active_game, self._moves, platform, channel)
+
+    async def append_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: NewMove,
+        changes: GameChanges = NO_CHANGES,
+        *,
+        ratings: Sequence[RatingUpdate] = (),
+    ) -> Game:
+        return await self._run(
+            _games.append_move, self._moves, game_id, expected_version, move, changes,
+            list(ratings), self._now(),
+        )
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        changes: GameChanges,
+        *,
+        ratings: Sequence[RatingUpdate] = (),
+    ) -> Game:
+        return await self._run(
+            _games.update_game, self._moves, game_id, expected_version, changes,
+            list(ratings), self._now(),
+        )
+
+    async def undo_moves(
+        self,
+        game_id: int,
+        expected_version: int,
+        count: int,
+        changes: GameChanges = NO_CHANGES,
+    ) -> Game:
+        return await self._run(
+            _games.undo_moves, self._moves, game_id, expected_version, count, changes, self._now()
+        )
+
+    async def due_deadlines(self, now: datetime) -> list[Game]:
+        return await self._run(_games.due_deadlines, encode_time(now))
+
+    async def due_reminders(self, now: datetime) -> list[Game]:
+        return await self._run(_games.due_reminders, encode_time(now))
+
+    async def expire_challenges(self, before: datetime) -> list[Game]:
+        return await self._run(_games.expire_challenges, encode_time(before), self._now())
+
+    async def finished_games(
+        self, player_id: int, *, limit: int = 20, before_id: int | None = None
+    ) -> list[Game]:
+        return await self._run(_games.finished_games, player_id, limit, before_id)
+
+    # Channel settings
+
+    async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
+        return await self._run(_channels.get_channel_settings, platform, channel)
+
+    async def set_channel_settings(self, settings: ChannelSettings) -> None:
+        await self._run(_channels.set_channel_settings, settings, self._now())
+
+    # Puzzles
+
+    async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
+        return await self._run(_puzzles.upsert_puzzles, list(puzzles))
+
+    async def get_puzzle(self, puzzle_id: str) -> Puzzle:
+        return await self._run(_puzzles.get_puzzle, puzzle_id)
+
+    async def pick_puzzle(
+        self,
+        platform: Platform,
+        channel: str,
+        *,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+    ) -> Puzzle | None:
+        return await self._run(_puzzles.pick_puzzle, platform, channel, min_rating, max_rating)
+
+    async def subscribe(
+        self,
+        platform: Platform,
+        channel: str,
+        local_time: time,
+        timezone: str,
+        language: str | None = None,
+    ) -> Subscription:
+        return await self._run(
+            _puzzles.subscribe, platform, channel, encode_clock(local_time), timezone,
+            language, self._now(),
+        )
+
+    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
+        return await self._run(_puzzles.unsubscribe, platform, channel)
+
+    async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
+        return await self._run(_puzzles.get_subscription, platform, channel)
+
+    async def subscriptions(self) -> list[Subscription]:
+        return await self._run(_puzzles.subscriptions)
+
+    async def record_post(
+        self, subscription_id: int, local_date: date, puzzle_id: str
+    ) -> PuzzlePost | None:
+        return await self._run(
+            _puzzles.record_post, subscription_id, local_date, puzzle_id, self._now()
+        )
+
+    async def record_extra_post(
+        self, platform: Platform, channel: str, puzzle_id: str
+    ) -> PuzzlePost:
+        return await self._run(
+            _puzzles.record_extra_post, platform, channel, puzzle_id, self._now()
+        )
+
+    async def get_post(self, post_id: int) -> PuzzlePost:
+        return await self._run(_puzzles.get_post, post_id)
+
+    async def latest_post(self, platform: Platform, channel: str) -> PuzzlePost | None:
+        return await self._run(_puzzles.latest_post, platform, channel)
+
+    async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
+        return await self._run(_puzzles.posted_puzzle_ids, platform, channel)
+
+    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
+        return await self._run(_puzzles.record_attempt, post_id, player_id, solved, self._now())
+
+    async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
+        return await self._run(_puzzles.get_attempt, post_id, player_id)
+
+    async def get_streak(self, platform: Platform, channel: str, player_id: int) -> Streak:
+        return await self._run(_puzzles.get_streak, platform, channel, player_id)
+
+    async def puzzle_leaderboard(
+        self,
+        platform: Platform,
+        channel: str,
+        *,
+        local_date: date | None = None,
+        limit: int = 10,
+    ) -> list[PuzzleScore]:
+        return await self._run(_puzzles.puzzle_leaderboard, platform, channel, local_date, limit)
+
+    # Webhook de-duplication
+
+    async def mark_event_processed(self, event_id: str) -> bool:
+        return await self._run(_channels.mark_event_processed, event_id, self._now())
+
+    async def prune_events(self, before: datetime) -> int:
+        return await self._run(_channels.prune_events, encode_time(before))
