@@ -1,0 +1,107 @@
+"""Warm render time of an 800 px board with the last move highlighted: renderers vs python-chess.
+
+The peer is what chess bots use today: ``chess.svg.board(...)`` rasterised by
+``cairosvg.svg2png(...)`` (Western pieces). Both sides get warm-up runs first, then the
+median of ``--runs`` timed runs each. A second table shows why the PNG is encoded as a
+palette image. Run: ``.venv/bin/python bench/bench_render.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import time
+from collections.abc import Callable
+
+from makruk import Board as MakrukBoard
+from renderers import render_board
+from renderers.compose import Style, compose
+from renderers.palette import to_palette
+from renderers.scene import scene_of
+from renderers.theme import get_theme
+
+MAKRUK_FEN = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"  # after e3e4
+MAKRUK_LAST = "e3e4"
+CHESS_FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"  # after e2e4
+CHESS_LAST = "e2e4"
+SIZE = 800
+PNG_LIMIT = 150_000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=50, help="timed runs per renderer (median is shown)")
+    args = parser.parse_args()
+
+    ours_ms, ours_png = measure(lambda: render_board(MAKRUK_FEN, size=SIZE, last_move=MAKRUK_LAST), args.runs)
+    peer = _peer()
+    print(f"Board {SIZE} px with last-move highlight, median of {args.runs} warm runs\n")
+    print("| renderer | median ms | PNG bytes |")
+    print("|---|---:|---:|")
+    print(f"| renderers.render_board (Makruk) | {ours_ms:.2f} | {len(ours_png):,} |")
+    if peer is None:
+        print("| python-chess svg + cairosvg | not installed | |")
+    else:
+        peer_ms, peer_png = measure(peer, args.runs)
+        print(f"| python-chess svg + cairosvg (chess) | {peer_ms:.2f} | {len(peer_png):,} |")
+        print(f"\nspeed-up: {peer_ms / ours_ms:.1f}x (goal: at least 5x)")
+    print(f"PNG size: {len(ours_png):,} bytes (limit {PNG_LIMIT:,}): {'ok' if len(ours_png) <= PNG_LIMIT else 'TOO BIG'}")
+    print()
+    encoding_table(args.runs)
+
+
+def measure(render: Callable[[], bytes], runs: int) -> tuple[float, bytes]:
+    """Median milliseconds of ``runs`` calls after three warm-up calls, and the last output."""
+    for _ in range(3):
+        output = render()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        output = render()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), output
+
+
+def _peer() -> Callable[[], bytes] | None:
+    try:
+        import cairosvg
+        import chess
+        import chess.svg
+    except ImportError:
+        return None
+    board = chess.Board(CHESS_FEN)
+    last = chess.Move.from_uci(CHESS_LAST)
+
+    def render() -> bytes:
+        svg = chess.svg.board(board, size=SIZE, lastmove=last)
+        return cairosvg.svg2png(bytestring=svg.encode(), output_width=SIZE, output_height=SIZE)
+
+    return render
+
+
+def encoding_table(runs: int) -> None:
+    """PNG encoding alone, RGB against the theme's palette, at several zlib levels."""
+    theme = get_theme("wood")
+    scene, _ = scene_of(MakrukBoard(MAKRUK_FEN), last_move=MAKRUK_LAST)
+    rgb = compose(scene, Style(SIZE, theme))
+    palette = to_palette(rgb, theme)
+    print("PNG encoding of the composed board (compose itself not included)\n")
+    print("| image | compress_level | median ms | bytes |")
+    print("|---|---:|---:|---:|")
+    for name, image in (("RGB", rgb), ("palette (P)", palette)):
+        for level in (1, 3, 6, 9):
+            ms, data = measure(lambda: _png(image, level), max(5, runs // 5))
+            print(f"| {name} | {level} | {ms:.2f} | {len(data):,} |")
+    ms, _ = measure(lambda: to_palette(rgb, theme).tobytes(), max(5, runs // 5))
+    print(f"\nmapping RGB to the palette: {ms:.2f} ms")
+
+
+def _png(image, level: int) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=level)
+    return buffer.getvalue()
+
+
+if __name__ == "__main__":
+    main()
