@@ -100,6 +100,18 @@ def active_game(
         return _game_with_moves(conn, cache, rows[0]) if rows else None
 
 
+def last_game(
+    conn: sqlite3.Connection, cache: MoveCache, platform: str, channel: str
+) -> Game | None:
+    with read_tx(conn):
+        rows = conn.execute(
+            f"""SELECT {GAME_COLUMNS} FROM games WHERE platform = ? AND channel = ?
+                ORDER BY id DESC LIMIT 1""",
+            (platform, channel),
+        ).fetchall()
+        return _game_with_moves(conn, cache, rows[0]) if rows else None
+
+
 def append_move(
     conn: sqlite3.Connection,
     cache: MoveCache,

@@ -111,6 +111,10 @@ class Storage(ABC):
         """The channel's open challenge or active game, with its moves."""
 
     @abstractmethod
+    async def last_game(self, platform: Platform, channel: str) -> Game | None:
+        """The channel's most recent game in any status (e.g. to export a finished one)."""
+
+    @abstractmethod
     async def append_move(
         self,
         game_id: int,

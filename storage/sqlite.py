@@ -44,7 +44,7 @@ from .records import (
 T = TypeVar("T")
 Clock = Callable[[], datetime]
 
-DEFAULT_DATABASE_PATH: Final = Path("data/makruk.db")
+DEFAULT_DATABASE_PATH: Final = Path("makruk.db")
 BUSY_TIMEOUT_MS: Final = 5000
 
 
@@ -171,6 +171,9 @@ class SqliteStorage(Storage):
 
     async def active_game(self, platform: Platform, channel: str) -> Game | None:
         return await self._run(_games.active_game, self._moves, platform, channel)
+
+    async def last_game(self, platform: Platform, channel: str) -> Game | None:
+        return await self._run(_games.last_game, self._moves, platform, channel)
 
     async def append_move(
         self,

@@ -60,6 +60,7 @@ CREATE TABLE games (
 -- At most one open challenge-or-game per channel, whatever the code does.
 CREATE UNIQUE INDEX games_open_per_channel
     ON games (platform, channel) WHERE status IN ('challenge', 'active');
+CREATE INDEX games_channel ON games (platform, channel, id);
 CREATE INDEX games_deadline ON games (deadline) WHERE status = 'active';
 CREATE INDEX games_remind_at ON games (remind_at) WHERE status = 'active' AND reminded = 0;
 CREATE INDEX games_challenge_created ON games (created) WHERE status = 'challenge';

@@ -1,0 +1,54 @@
+"""Channel settings and webhook event de-duplication."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from storage_helpers import FakeClock
+
+from storage import ChannelSettings, SqliteStorage, open_storage
+
+
+async def test_settings_default_to_none_everywhere(storage: SqliteStorage) -> None:
+    assert await storage.get_channel_settings("line", "Cgroup") == ChannelSettings("line", "Cgroup")
+
+
+async def test_settings_are_stored_and_replaced(storage: SqliteStorage) -> None:
+    chosen = ChannelSettings(
+        "discord",
+        "chan-1",
+        language="ja",
+        promotion="optional",
+        perpetual="draw",
+        move_seconds=600,
+        coordinates="thai",
+        orientation="mover",
+    )
+    await storage.set_channel_settings(chosen)
+    assert await storage.get_channel_settings("discord", "chan-1") == chosen
+    plain = ChannelSettings("discord", "chan-1", language="th")
+    await storage.set_channel_settings(plain)
+    assert await storage.get_channel_settings("discord", "chan-1") == plain
+    assert await storage.get_channel_settings("discord", "chan-2") == ChannelSettings(
+        "discord", "chan-2"
+    )
+
+
+async def test_event_ids_are_new_once_even_across_restarts(
+    storage: SqliteStorage, db_path: Path, clock: FakeClock
+) -> None:
+    assert await storage.mark_event_processed("evt-1") is True
+    assert await storage.mark_event_processed("evt-1") is False
+    async with await open_storage(db_path, clock=clock) as restarted:
+        assert await restarted.mark_event_processed("evt-1") is False
+        assert await restarted.mark_event_processed("evt-2") is True
+
+
+async def test_prune_events_forgets_old_ids(storage: SqliteStorage, clock: FakeClock) -> None:
+    await storage.mark_event_processed("old")
+    clock.advance(3600)
+    await storage.mark_event_processed("new")
+    assert await storage.prune_events(clock.now - timedelta(minutes=30)) == 1
+    assert await storage.mark_event_processed("old") is True
+    assert await storage.mark_event_processed("new") is False

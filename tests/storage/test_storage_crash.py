@@ -1,0 +1,82 @@
+"""Durability: writers killed with SIGKILL at random moments lose nothing reported stored."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from storage import open_storage
+
+CHILD = Path(__file__).with_name("storage_crash_child.py")
+REPO = Path(__file__).resolve().parents[2]
+ROUNDS = 6
+WRITERS = 4  # processes per round, all on one file, each on its own channel
+LIFETIME = (0.05, 0.5)  # seconds from spawn to SIGKILL; start-up alone takes ~0.2 s
+
+
+def test_sigkill_at_random_moments_loses_no_reported_move(tmp_path: Path) -> None:
+    path = tmp_path / "crash.db"
+    rng = random.Random()
+    reported: dict[str, dict[int, str]] = {f"writer-{n}": {} for n in range(WRITERS)}
+    kills = 0
+    for _ in range(ROUNDS):
+        for channel, out in _run_and_kill(path, list(reported), rng).items():
+            kills += 1
+            for line in out.splitlines(keepends=True):
+                if line.endswith("\n"):  # a line cut by the kill was never fully reported
+                    ply, uci = line.split()
+                    reported[channel][int(ply)] = uci
+
+    print("moves reported per writer:", {c: len(m) for c, m in reported.items()})
+    assert kills >= 20
+    assert sum(map(len, reported.values())) >= 20, f"too few moves got stored: {reported}"
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        conn.close()
+    asyncio.run(_assert_all_stored(path, reported))
+
+
+def _run_and_kill(path: Path, channels: list[str], rng: random.Random) -> dict[str, str]:
+    """Start one writer per channel, SIGKILL each at its own random moment; their output."""
+    paths = [str(REPO), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    started = time.monotonic()
+    children = {
+        channel: subprocess.Popen(
+            [sys.executable, str(CHILD), str(path), channel],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        for channel in channels
+    }
+    deadlines = sorted((rng.uniform(*LIFETIME), channel) for channel in channels)
+    for deadline, channel in deadlines:
+        time.sleep(max(0.0, started + deadline - time.monotonic()))
+        children[channel].send_signal(signal.SIGKILL)
+    outputs = {}
+    for channel, child in children.items():
+        out, err = child.communicate(timeout=10)
+        assert child.returncode == -signal.SIGKILL, err.decode()
+        outputs[channel] = out.decode()
+    return outputs
+
+
+async def _assert_all_stored(path: Path, reported: dict[str, dict[int, str]]) -> None:
+    async with await open_storage(path) as storage:
+        for channel, moves in reported.items():
+            game = await storage.active_game("console", channel)
+            stored = {m.ply: m.uci for m in game.moves} if game is not None else {}
+            assert sorted(stored) == list(range(1, len(stored) + 1)), "plies have a gap"
+            missing = {ply: uci for ply, uci in moves.items() if stored.get(ply) != uci}
+            assert not missing, f"{channel}: reported but not stored: {missing}"

@@ -1,0 +1,444 @@
+"""Games: creation, one open game per channel, compare-and-set moves and changes, queries."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from storage_helpers import START_FEN, FakeClock, MakeGame
+
+from storage import (
+    ChannelBusy,
+    GameChanges,
+    NewGame,
+    NewMove,
+    NotFound,
+    Player,
+    RatingUpdate,
+    Seat,
+    SqliteStorage,
+    StorageError,
+    VersionConflict,
+    open_storage,
+)
+
+
+def challenge(alice: Player, channel: str = "chan-1") -> NewGame:
+    return NewGame(
+        platform="discord",
+        channel=channel,
+        community="guild-1",
+        white=Seat.human(alice.id),
+        black=None,
+        start_fen=START_FEN,
+        promotion="optional",
+        perpetual="draw",
+        move_seconds=120,
+        rated=True,
+        created_by=alice.id,
+    )
+
+
+async def test_create_challenge_with_an_open_seat(
+    storage: SqliteStorage, alice: Player, clock: FakeClock
+) -> None:
+    game = await storage.create_game(challenge(alice))
+    assert (game.status, game.version, game.moves) == ("challenge", 1, ())
+    assert game.white == Seat.human(alice.id) and game.black is None
+    assert (game.promotion, game.perpetual, game.move_seconds) == ("optional", "draw", 120)
+    assert game.rated and game.created_by == alice.id and game.community == "guild-1"
+    assert game.created == game.updated == clock.now
+    assert await storage.get_game(game.id) == game
+
+
+async def test_create_game_against_the_engine(storage: SqliteStorage, alice: Player) -> None:
+    game = await storage.create_game(
+        NewGame(
+            platform="console",
+            channel="tty",
+            white=Seat.engine(4),
+            black=Seat.human(alice.id),
+            start_fen=START_FEN,
+            promotion="forced",
+            perpetual="forbid",
+            move_seconds=0,
+            status="active",
+        )
+    )
+    loaded = await storage.get_game(game.id)
+    assert loaded.white is not None and loaded.white.is_engine
+    assert loaded.white.engine_level == 4
+    assert loaded.player_ids == (alice.id,)
+    assert loaded.seat("b") == Seat.human(alice.id)
+
+
+async def test_an_active_game_needs_both_seats(storage: SqliteStorage, alice: Player) -> None:
+    half = challenge(alice)
+    with pytest.raises(StorageError, match="CHECK constraint"):
+        await storage.create_game(
+            NewGame(**{**_fields(half), "status": "active"})  # type: ignore[arg-type]
+        )
+
+
+def _fields(new: NewGame) -> dict[str, object]:
+    return {name: getattr(new, name) for name in new.__dataclass_fields__}
+
+
+async def test_second_open_game_in_a_channel_is_refused(
+    storage: SqliteStorage, alice: Player, make_game: MakeGame
+) -> None:
+    first = await storage.create_game(challenge(alice))
+    with pytest.raises(ChannelBusy) as busy:
+        await make_game()
+    assert busy.value.game_id == first.id
+    # Other channels and other platforms are independent.
+    await storage.create_game(challenge(alice, channel="chan-2"))
+    await make_game(platform="line")
+
+
+async def test_channel_is_free_again_once_the_game_ends(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    await storage.update_game(
+        game.id, game.version, GameChanges(status="finished", result="1/2-1/2", reason="agreed")
+    )
+    assert await storage.active_game("discord", "chan-1") is None
+    again = await make_game()
+    assert (await storage.active_game("discord", "chan-1")) == again
+
+
+async def test_one_open_game_per_channel_is_enforced_by_the_database(
+    storage: SqliteStorage, make_game: MakeGame, db_path: Path
+) -> None:
+    await make_game()
+    conn = sqlite3.connect(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+            conn.execute(
+                """INSERT INTO games (platform, channel, variant, promotion, perpetual,
+                       move_seconds, rated, start_fen, status, created, updated)
+                   SELECT platform, channel, variant, promotion, perpetual, move_seconds,
+                       rated, start_fen, 'challenge', created, updated FROM games"""
+            )
+    finally:
+        conn.close()
+
+
+async def test_get_game_of_an_unknown_id(storage: SqliteStorage) -> None:
+    with pytest.raises(NotFound):
+        await storage.get_game(999)
+
+
+async def test_active_game_includes_challenges_and_moves(
+    storage: SqliteStorage, alice: Player, make_game: MakeGame
+) -> None:
+    assert await storage.active_game("discord", "chan-1") is None
+    pending = await storage.create_game(challenge(alice, channel="chan-9"))
+    assert await storage.active_game("discord", "chan-9") == pending
+    game = await make_game()
+    game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+    found = await storage.active_game("discord", "chan-1")
+    assert found == game and len(found.moves) == 1
+
+
+async def test_append_move_numbers_plies_and_applies_changes(
+    storage: SqliteStorage, make_game: MakeGame, clock: FakeClock
+) -> None:
+    game = await make_game()
+    deadline = clock.now + timedelta(seconds=300)
+    game = await storage.update_game(
+        game.id, game.version, GameChanges(draw_offer="b", deadline=deadline)
+    )
+    clock.advance(7)
+    game = await storage.append_move(
+        game.id,
+        game.version,
+        NewMove("e3e4", "e4", "w"),
+        GameChanges(draw_offer=None, deadline=clock.now + timedelta(seconds=300), reminded=False),
+    )
+    clock.advance(5)
+    game = await storage.append_move(game.id, game.version, NewMove("d6d5", "d5", "b"))
+
+    assert game.version == 4
+    assert [(m.ply, m.uci, m.san, m.by) for m in game.moves] == [
+        (1, "e3e4", "e4", "w"),
+        (2, "d6d5", "d5", "b"),
+    ]
+    assert game.moves[0].at == clock.now - timedelta(seconds=5)
+    assert game.moves[1].at == game.updated == clock.now
+    assert game.draw_offer is None
+    assert game.deadline == clock.now - timedelta(seconds=5) + timedelta(seconds=300)
+    assert await storage.get_game(game.id) == game
+
+
+async def test_append_move_with_a_stale_version_conflicts(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    moved = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+    with pytest.raises(VersionConflict) as conflict:
+        await storage.append_move(game.id, game.version, NewMove("a3a4", "a4", "w"))
+    assert (conflict.value.expected, conflict.value.actual) == (1, 2)
+    assert await storage.get_game(game.id) == moved
+
+
+async def test_append_move_to_an_unknown_game(storage: SqliteStorage) -> None:
+    with pytest.raises(NotFound):
+        await storage.append_move(42, 1, NewMove("e3e4", "e4", "w"))
+
+
+async def test_finishing_move_updates_ratings_in_the_same_transaction(
+    storage: SqliteStorage, make_game: MakeGame, alice: Player, bob: Player
+) -> None:
+    game = await make_game(rated=True)
+    game = await storage.append_move(
+        game.id,
+        game.version,
+        NewMove("e3e4", "e4", "w"),
+        GameChanges(status="finished", result="1-0", reason="checkmate"),
+        ratings=[
+            RatingUpdate.after_game(alice, 1520.0, 300.0, 0.0599),
+            RatingUpdate.after_game(bob, 1480.0, 300.0, 0.0601),
+        ],
+    )
+    assert (game.status, game.result, game.reason) == ("finished", "1-0", "checkmate")
+    winner, loser = await storage.get_player(alice.id), await storage.get_player(bob.id)
+    assert (winner.rating, winner.deviation, winner.games_played) == (1520.0, 300.0, 1)
+    assert (loser.rating, loser.volatility, loser.games_played) == (1480.0, 0.0601, 1)
+
+
+async def test_stale_rating_rolls_back_the_move_too(
+    storage: SqliteStorage, make_game: MakeGame, alice: Player, bob: Player
+) -> None:
+    await storage.update_ratings([RatingUpdate.after_game(alice, 1510.0, 340.0, 0.06)])
+    game = await make_game(rated=True)
+    with pytest.raises(VersionConflict, match=f"rating of player {alice.id}"):
+        await storage.append_move(
+            game.id,
+            game.version,
+            NewMove("e3e4", "e4", "w"),
+            GameChanges(status="finished", result="1-0", reason="checkmate"),
+            ratings=[
+                RatingUpdate.after_game(bob, 1480.0, 300.0, 0.06),
+                RatingUpdate.after_game(alice, 1520.0, 300.0, 0.06),  # read before 1510
+            ],
+        )
+    assert await storage.get_game(game.id) == game
+    assert (await storage.get_player(bob.id)).games_played == 0
+
+
+async def test_update_game_accepts_a_challenge(
+    storage: SqliteStorage, alice: Player, bob: Player, clock: FakeClock
+) -> None:
+    game = await storage.create_game(challenge(alice))
+    clock.advance(30)
+    deadline = clock.now + timedelta(minutes=2)
+    game = await storage.update_game(
+        game.id,
+        game.version,
+        GameChanges(
+            black=Seat.human(bob.id),
+            status="active",
+            deadline=deadline,
+            remind_at=deadline - timedelta(seconds=24),
+        ),
+    )
+    assert (game.status, game.black, game.version) == ("active", Seat.human(bob.id), 2)
+    assert game.deadline == deadline and game.updated == clock.now
+    assert game.created == clock.now - timedelta(seconds=30)
+
+
+async def test_update_game_conflicts_and_not_found(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    await storage.update_game(game.id, game.version, GameChanges(takeback_offer="w"))
+    with pytest.raises(VersionConflict):
+        await storage.update_game(game.id, game.version, GameChanges(status="aborted"))
+    with pytest.raises(NotFound):
+        await storage.update_game(777, 1, GameChanges(status="aborted"))
+
+
+async def test_update_game_rejects_an_inconsistent_state(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    with pytest.raises(StorageError, match="CHECK constraint"):
+        await storage.update_game(game.id, game.version, GameChanges(status="finished"))
+    assert await storage.get_game(game.id) == game
+
+
+async def test_reopening_a_game_in_a_busy_channel_is_refused(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    old = await make_game()
+    old = await storage.update_game(old.id, old.version, GameChanges(status="aborted"))
+    current = await make_game()
+    with pytest.raises(ChannelBusy) as busy:
+        await storage.update_game(old.id, old.version, GameChanges(status="active"))
+    assert busy.value.game_id == current.id
+
+
+async def test_counting_state_round_trips_as_json(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    counting = json.dumps({"kind": "board", "limit": 64, "count": 3, "by": "b"})
+    game = await storage.update_game(game.id, game.version, GameChanges(counting=counting))
+    assert json.loads((await storage.get_game(game.id)).counting or "") == json.loads(counting)
+    with pytest.raises(StorageError, match="CHECK"):
+        await storage.update_game(game.id, game.version, GameChanges(counting="{not json"))
+    game = await storage.update_game(game.id, game.version, GameChanges(counting=None))
+    assert game.counting is None
+
+
+async def test_undo_moves_takes_back_the_last_plies(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    for uci, by in [("e3e4", "w"), ("d6d5", "b"), ("a3a4", "w")]:
+        game = await storage.append_move(game.id, game.version, NewMove(uci, uci[2:], by))
+    game = await storage.undo_moves(game.id, game.version, 2, GameChanges(takeback_offer=None))
+    assert [m.uci for m in game.moves] == ["e3e4"]
+    assert game.version == 5
+    game = await storage.append_move(game.id, game.version, NewMove("h6h5", "h5", "b"))
+    assert [(m.ply, m.uci) for m in game.moves] == [(1, "e3e4"), (2, "h6h5")]
+    assert await storage.get_game(game.id) == game
+
+
+async def test_undo_more_plies_than_played_changes_nothing(
+    storage: SqliteStorage, make_game: MakeGame
+) -> None:
+    game = await make_game()
+    game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+    with pytest.raises(ValueError, match="cannot undo 2"):
+        await storage.undo_moves(game.id, game.version, 2)
+    with pytest.raises(ValueError, match="at least one"):
+        await storage.undo_moves(game.id, game.version, 0)
+    with pytest.raises(VersionConflict):
+        await storage.undo_moves(game.id, game.version - 1, 1)
+    assert await storage.get_game(game.id) == game
+
+
+async def test_due_deadlines_and_reminders(
+    storage: SqliteStorage, make_game: MakeGame, clock: FakeClock
+) -> None:
+    start = clock.now
+
+    async def timed(channel: str, deadline_s: int, status: str = "active") -> int:
+        deadline = start + timedelta(seconds=deadline_s)
+        game = await make_game(
+            channel=channel,
+            deadline=deadline,
+            remind_at=deadline - timedelta(seconds=deadline_s // 5),
+        )
+        if status != "active":
+            await storage.update_game(game.id, game.version, GameChanges(status="aborted"))
+        return game.id
+
+    soon, later, gone = await timed("a", 100), await timed("b", 300), await timed("c", 50, "x")
+    await make_game(channel="untimed")
+
+    assert await storage.due_deadlines(start) == []
+    assert [g.id for g in await storage.due_deadlines(start + timedelta(seconds=100))] == [soon]
+    due = await storage.due_deadlines(start + timedelta(hours=1))
+    assert [g.id for g in due] == [soon, later] and gone not in [g.id for g in due]
+
+    assert await storage.due_reminders(start + timedelta(seconds=79)) == []
+    reminders = await storage.due_reminders(start + timedelta(seconds=250))
+    assert [g.id for g in reminders] == [later]  # `soon` is past its deadline already
+    game = reminders[0]
+    await storage.update_game(game.id, game.version, GameChanges(reminded=True))
+    assert await storage.due_reminders(start + timedelta(seconds=250)) == []
+
+
+async def test_expire_challenges(
+    storage: SqliteStorage, alice: Player, make_game: MakeGame, clock: FakeClock
+) -> None:
+    old = await storage.create_game(challenge(alice, channel="old"))
+    clock.advance(600)
+    fresh = await storage.create_game(challenge(alice, channel="fresh"))
+    playing = await make_game(channel="playing")
+
+    expired = await storage.expire_challenges(clock.now - timedelta(seconds=300))
+    assert [(g.id, g.status, g.reason, g.version) for g in expired] == [
+        (old.id, "aborted", "expired", 2)
+    ]
+    assert (await storage.get_game(fresh.id)).status == "challenge"
+    assert (await storage.get_game(playing.id)) == playing
+    assert await storage.active_game("discord", "old") is None
+
+
+async def test_finished_games_newest_first_with_paging(
+    storage: SqliteStorage, alice: Player, bob: Player, make_game: MakeGame
+) -> None:
+    carol = await storage.get_or_create_player("discord", "300", "Carol")
+    ids = []
+    for n, (white, black) in enumerate([(alice, bob), (bob, alice), (carol, bob), (alice, carol)]):
+        game = await make_game(white=Seat.human(white.id), black=Seat.human(black.id))
+        game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+        await storage.update_game(
+            game.id, game.version, GameChanges(status="finished", result="0-1", reason=f"r{n}")
+        )
+        ids.append(game.id)
+    await make_game()  # still active: not history
+
+    history = await storage.finished_games(alice.id)
+    assert [g.id for g in history] == [ids[3], ids[1], ids[0]]
+    assert all(len(g.moves) == 1 for g in history)
+    page = await storage.finished_games(alice.id, limit=1, before_id=ids[3])
+    assert [g.id for g in page] == [ids[1]]
+
+
+async def test_another_instance_sees_committed_moves(
+    storage: SqliteStorage, make_game: MakeGame, db_path: Path, clock: FakeClock
+) -> None:
+    game = await make_game()
+    game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+    async with await open_storage(db_path, clock=clock) as other:
+        theirs = await other.get_game(game.id)
+        theirs = await other.append_move(theirs.id, theirs.version, NewMove("d6d5", "d5", "b"))
+    # Our cached move list was for an older version; the new state must be read whole.
+    mine = await storage.append_move(game.id, theirs.version, NewMove("a3a4", "a4", "w"))
+    assert [m.uci for m in mine.moves] == ["e3e4", "d6d5", "a3a4"]
+    assert await storage.get_game(game.id) == mine
+
+
+async def test_storage_without_a_move_cache(db_path: Path, clock: FakeClock) -> None:
+    async with await open_storage(db_path, clock=clock, move_cache=0) as storage:
+        player = await storage.get_or_create_player("console", "me", "Me")
+        game = await storage.create_game(
+            NewGame(
+                platform="console",
+                channel="tty",
+                white=Seat.human(player.id),
+                black=Seat.engine(1),
+                start_fen=START_FEN,
+                promotion="forced",
+                perpetual="forbid",
+                move_seconds=0,
+                status="active",
+            )
+        )
+        for ply in range(1, 6):
+            game = await storage.append_move(game.id, game.version, NewMove(f"m{ply}", "x", "w"))
+        assert [m.ply for m in game.moves] == [1, 2, 3, 4, 5]
+        assert await storage.get_game(game.id) == game
+
+
+async def test_last_game_is_the_newest_in_any_status(
+    storage: SqliteStorage, alice: Player, make_game: MakeGame
+) -> None:
+    assert await storage.last_game("discord", "chan-1") is None
+    first = await make_game()
+    first = await storage.update_game(
+        first.id, first.version, GameChanges(status="finished", result="0-1", reason="resign")
+    )
+    assert await storage.last_game("discord", "chan-1") == first
+    second = await storage.create_game(challenge(alice))
+    assert await storage.last_game("discord", "chan-1") == second
+    assert await storage.last_game("line", "chan-1") is None

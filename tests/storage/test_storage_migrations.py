@@ -1,0 +1,204 @@
+"""Start-up: schema creation, upgrades from every earlier version, refusal of foreign files."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import IncompatibleDatabase, StorageError, open_storage
+from storage import migrate
+
+
+def schema_of(path: Path) -> list[tuple[str, str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return sorted(conn.execute("SELECT type, name, sql FROM sqlite_schema").fetchall())
+    finally:
+        conn.close()
+
+
+def header(path: Path) -> tuple[int, int]:
+    conn = sqlite3.connect(path)
+    try:
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        return app, conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def build_at_version(path: Path, version: int) -> None:
+    """A database as an older release left it: migrated only up to `version`."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        assert migrate.upgrade(conn, str(path), target=version) == version
+        conn.execute(
+            """INSERT INTO players (platform, user_id, display_name, rating, deviation,
+                   volatility, created, updated)
+               VALUES ('line', 'U1', 'Old Timer', 1620, 80, 0.06, '2025-01-01T00:00:00.000000Z',
+                   '2025-01-01T00:00:00.000000Z')"""
+        )
+    finally:
+        conn.close()
+
+
+def test_there_are_several_migrations_numbered_in_order() -> None:
+    assert migrate.latest_version() >= 2
+    assert [m.version for m in migrate.MIGRATIONS] == list(range(1, migrate.latest_version() + 1))
+
+
+def test_first_migration_stamps_the_application_id() -> None:
+    stamp = re.search(r"PRAGMA application_id = (\d+);", migrate.MIGRATIONS[0].sql)
+    assert stamp is not None and int(stamp[1]) == migrate.APPLICATION_ID
+
+
+async def test_new_file_gets_the_latest_schema_and_journal_settings(db_path: Path) -> None:
+    async with await open_storage(db_path) as storage:
+        db = storage._db
+        assert (await (await db.execute("PRAGMA journal_mode")).fetchone()) == ("wal",)
+        assert (await (await db.execute("PRAGMA synchronous")).fetchone()) == (2,)  # FULL
+        assert (await (await db.execute("PRAGMA foreign_keys")).fetchone()) == (1,)
+        assert (await (await db.execute("PRAGMA busy_timeout")).fetchone()) == (5000,)
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
+
+
+async def test_empty_file_is_treated_as_new(db_path: Path) -> None:
+    db_path.write_bytes(b"")
+    async with await open_storage(db_path):
+        pass
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
+
+
+async def test_missing_parent_directory_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "deeper" / "makruk.db"
+    async with await open_storage(path):
+        pass
+    assert path.exists()
+
+
+async def test_reopening_keeps_data_and_changes_nothing(db_path: Path) -> None:
+    async with await open_storage(db_path) as storage:
+        await storage.get_or_create_player("console", "me", "Me")
+    schema = schema_of(db_path)
+    async with await open_storage(db_path) as storage:
+        assert await storage.find_player("console", "me") is not None
+    assert schema_of(db_path) == schema
+
+
+@pytest.mark.parametrize("version", range(1, migrate.latest_version()))
+async def test_upgrade_from_every_earlier_version(tmp_path: Path, version: int) -> None:
+    fresh = tmp_path / "fresh.db"
+    async with await open_storage(fresh):
+        pass
+    old = tmp_path / "old.db"
+    build_at_version(old, version)
+    assert header(old) == (migrate.APPLICATION_ID, version)
+
+    async with await open_storage(old) as storage:
+        kept = await storage.find_player("line", "U1")
+        assert kept is not None and kept.rating == 1620
+        assert await storage.mark_event_processed("after-upgrade")  # newest table works
+    assert header(old) == (migrate.APPLICATION_ID, migrate.latest_version())
+    assert schema_of(old) == schema_of(fresh)
+
+
+async def test_two_processes_worth_of_openers_migrate_once(db_path: Path) -> None:
+    first, second = await asyncio.gather(open_storage(db_path), open_storage(db_path))
+    await first.close()
+    await second.close()
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
+
+
+async def test_a_failing_migration_is_rolled_back_whole(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await open_storage(db_path):
+        pass
+    broken = migrate.Migration(
+        migrate.latest_version() + 1, "broken", "CREATE TABLE half (a);\nSELECT * FROM nowhere;\n"
+    )
+    monkeypatch.setattr(migrate, "MIGRATIONS", (*migrate.MIGRATIONS, broken))
+    with pytest.raises(StorageError, match="nowhere"):
+        await open_storage(db_path)
+    monkeypatch.undo()
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
+    assert "half" not in {name for _, name, _ in schema_of(db_path)}
+
+
+def test_foreign_sqlite_database_is_refused_untouched(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+    conn.execute("INSERT INTO notes (body) VALUES ('someone else''s data')")
+    conn.commit()
+    conn.close()
+    before = digest(db_path)
+
+    with pytest.raises(IncompatibleDatabase, match="another application") as refused:
+        asyncio.run(open_storage(db_path))
+    assert "DATABASE_PATH" in str(refused.value)
+    assert digest(db_path) == before
+
+
+def test_foreign_database_without_tables_but_with_a_version_is_refused(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA user_version = 3")
+    conn.close()
+    before = digest(db_path)
+    with pytest.raises(IncompatibleDatabase, match="another application"):
+        asyncio.run(open_storage(db_path))
+    assert digest(db_path) == before
+
+
+def test_non_sqlite_file_is_refused_untouched(db_path: Path) -> None:
+    db_path.write_bytes(b"name,rating\nsomchai,1500\n" * 100)
+    before = digest(db_path)
+    with pytest.raises(IncompatibleDatabase, match="not a SQLite database"):
+        asyncio.run(open_storage(db_path))
+    assert digest(db_path) == before
+
+
+def test_newer_database_is_refused_untouched(db_path: Path) -> None:
+    asyncio.run(_create_and_close(db_path))
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version = {migrate.latest_version() + 1}")
+    conn.close()
+    before = digest(db_path)
+
+    with pytest.raises(IncompatibleDatabase, match="newer than this code") as refused:
+        asyncio.run(open_storage(db_path))
+    assert "newer release" in str(refused.value)
+    assert digest(db_path) == before
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version() + 1)
+
+
+async def _create_and_close(path: Path) -> None:
+    async with await open_storage(path):
+        pass
+
+
+def test_split_statements_keeps_trigger_bodies_whole() -> None:
+    script = """
+    -- a comment
+    CREATE TABLE t (a);
+    CREATE TRIGGER t_guard BEFORE INSERT ON t BEGIN
+        SELECT RAISE(ABORT, 'no; never');
+    END;
+    -- trailing comment
+    """
+    statements = migrate.split_statements(script)
+    assert len(statements) == 2
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+
+
+def test_split_statements_rejects_an_unterminated_statement() -> None:
+    with pytest.raises(ValueError, match="unterminated"):
+        migrate.split_statements("CREATE TABLE t (a)")
