@@ -31,6 +31,7 @@ class IllegalMoveError(MakrukError):
 
     Codes: ``no_piece``, ``not_your_piece``, ``own_piece``, ``cannot_move_there``,
     ``blocked``, ``leaves_khun_in_check``, ``perpetual_check``, ``promotion_required``,
+    ``promotion_not_allowed``,
     ``no_such_move``, ``game_over``, ``count_not_allowed``, ``no_count``.
     """
 

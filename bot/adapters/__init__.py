@@ -1,0 +1,1 @@
+"""The doors into the game service: console, Discord, LINE. They translate; they never decide."""

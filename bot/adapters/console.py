@@ -1,0 +1,96 @@
+"""The console chat: one channel, lines from stdin, replies on stdout.
+
+A line ``NAME: text`` is a message from user NAME; any other line is from user ``you``;
+``@NAME`` mentions user NAME. Replies are printed as ``bot: ...`` lines, or with ``--json`` as
+one JSON object per reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ..messages import Incoming, Reply, User
+from ..services.games import GameService
+
+CHANNEL = "console"
+DEFAULT_USER = "you"
+_SPEAKER = re.compile(r"([^\s:@]{1,32}):\s?(.*)", re.DOTALL)
+_MENTION = re.compile(r"@([^\s@]{1,32})")
+
+
+class ConsoleChat:
+    def __init__(self, games: GameService, *, out: TextIO = sys.stdout, as_json: bool = False,
+                 images: Path | None = None) -> None:
+        self.games = games
+        self.out = out
+        self.as_json = as_json
+        self.images = images
+        if images is not None:
+            images.mkdir(parents=True, exist_ok=True)
+
+    async def run(self, lines) -> None:
+        """Handles every line until the input ends; deadlines are checked between lines."""
+        async for line in lines:
+            await self.show_notices()
+            msg = self.incoming(line.rstrip("\r\n"))
+            if msg is None:
+                continue
+            for reply in await self.games.handle(msg):
+                await self.show(reply)
+        await self.show_notices()
+
+    def incoming(self, line: str) -> Incoming | None:
+        if not line.strip():
+            return None
+        speaker = _SPEAKER.fullmatch(line)
+        name, text = (speaker.group(1), speaker.group(2)) if speaker else (DEFAULT_USER, line)
+        mentions = tuple(User(m, m) for m in _MENTION.findall(text))
+        return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions)
+
+    async def show_notices(self) -> None:
+        for notice in await self.games.tick():
+            await self.show(notice.reply)
+
+    async def show(self, reply: Reply) -> None:
+        image_path = self._save_image(reply)
+        if self.as_json:
+            game = reply.game or await self.games.channel_game("console", CHANNEL)
+            record = {
+                "kind": reply.kind,
+                "text": reply.text,
+                "error": reply.error,
+                "image": str(image_path) if image_path else None,
+                "game": game.as_dict() if game else None,
+            }
+            self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            for line in reply.text.splitlines() or [""]:
+                self.out.write(f"bot: {line}\n")
+            if image_path:
+                self.out.write(f"bot: [board] {image_path}\n")
+        self.out.flush()
+
+    def _save_image(self, reply: Reply) -> Path | None:
+        if self.images is None or reply.image is None:
+            return None
+        name = hashlib.sha256(reply.image).hexdigest()[:16] + ".png"
+        path = self.images / name
+        if not path.exists():
+            path.write_bytes(reply.image)
+        return path
+
+
+async def stdin_lines():
+    """Lines of stdin without blocking the event loop (the scheduler keeps running)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        yield line

@@ -1,0 +1,90 @@
+"""Settings, read once in ``main()`` from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LANGUAGES = ("th", "en", "ja")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the bot; `.env.example` lists them with their meaning."""
+
+    database_path: Path = Path("makruk.db")
+    language: str = "en"  # default language of new channels (LINE uses Thai, see line_language)
+    line_language: str = "th"
+    move_seconds: int = 24 * 3600  # correspondence time per move
+    challenge_seconds: int = 15 * 60
+    discord_token: str | None = field(default=None, repr=False)
+    line_channel_secret: str | None = field(default=None, repr=False)
+    line_channel_access_token: str | None = field(default=None, repr=False)
+    public_base_url: str | None = None
+    line_api_base_url: str | None = None
+    fairy_stockfish: str | None = None
+    image_dir: Path | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
+        """Settings from ``environ`` (default: the process environment) over ``env_file``."""
+        values = read_env_file(env_file) if env_file is not None else {}
+        values.update(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            value = values.get(name, "").strip()
+            return value or None
+
+        def number(name: str, default: int) -> int:
+            text = get(name)
+            if text is None:
+                return default
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value}")
+            return value
+
+        def language(name: str, default: str) -> str:
+            value = (get(name) or default).lower()
+            if value not in LANGUAGES:
+                raise ValueError(f"{name} must be one of {', '.join(LANGUAGES)}, got {value!r}")
+            return value
+
+        image_dir = get("IMAGE_DIR")
+        return cls(
+            database_path=Path(get("DATABASE_PATH") or "makruk.db"),
+            language=language("BOT_LANGUAGE", "en"),
+            line_language=language("LINE_LANGUAGE", "th"),
+            move_seconds=number("MOVE_SECONDS", 24 * 3600),
+            challenge_seconds=number("CHALLENGE_SECONDS", 15 * 60),
+            discord_token=get("DISCORD_TOKEN"),
+            line_channel_secret=get("LINE_CHANNEL_SECRET"),
+            line_channel_access_token=get("LINE_CHANNEL_ACCESS_TOKEN"),
+            public_base_url=get("PUBLIC_BASE_URL"),
+            line_api_base_url=get("LINE_API_BASE_URL"),
+            fairy_stockfish=get("FAIRY_STOCKFISH"),
+            image_dir=Path(image_dir) if image_dir else None,
+            log_level=(get("LOG_LEVEL") or "INFO").upper(),
+        )
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``NAME=value`` lines; blank lines and ``#`` comments are skipped, quotes removed."""
+    if not path.is_file():
+        return {}
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        name, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[name.strip().removeprefix("export ").strip()] = value
+    return values

@@ -1,0 +1,31 @@
+"""The weakest player: a random legal move, preferring mates and captures a little."""
+
+from __future__ import annotations
+
+import random
+
+from .base import EnginePosition
+
+
+class RandomMover:
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    async def best_move(self, position: EnginePosition, *, level: int) -> str:
+        board = position.board()
+        moves = board.legal_moves()
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        captures = [m for m in moves if board.piece_at(m.to_square) is not None]
+        if captures and self._random.random() < 0.5:
+            return self._random.choice(captures).uci()
+        return self._random.choice(moves).uci()
+
+    async def wants_count(self, position: EnginePosition) -> bool:
+        board = position.board()
+        return board.can_declare_count() == "pieces"
+
+    async def accepts_draw(self, position: EnginePosition, *, level: int) -> bool:
+        return False

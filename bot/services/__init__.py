@@ -1,0 +1,1 @@
+"""The platform-neutral services: games, puzzles; adapters call them, they call storage."""

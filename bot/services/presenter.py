@@ -1,0 +1,179 @@
+"""Turns game states into localized replies: text, board image, suggested actions, game view."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from makruk import Board, Move
+from makruk import san as write_san
+from makruk import thai_san
+from storage.records import ChannelSettings, Game
+
+from ..i18n import Catalog
+from ..messages import Action, BoardView, GameView, Reply, User
+
+log = logging.getLogger(__name__)
+
+HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", "draw", "count", "stopcount",
+                 "undo", "history", "export", "lang", "rating", "top", "help")
+IMAGE_SIZE = 800
+
+
+class Presenter:
+    def __init__(self, catalog: Catalog, render=None) -> None:
+        self.catalog = catalog
+        self._render = render
+
+    def t(self, language: str, key: str, **fields: object) -> str:
+        return self.catalog.text(language, key, **fields)
+
+    # --- simple replies ---------------------------------------------------------------
+
+    def error(self, language: str, code: str, *, private: bool = True, **fields: object) -> Reply:
+        key = f"error.{code}"
+        if not self.catalog.has(key):
+            key = "error.illegal.other" if code.startswith("illegal.") else "error.internal"
+        return Reply(kind="error", text=self.t(language, key, **fields), language=language, error=code, private=private)
+
+    def info(self, language: str, key: str, *, kind: str = "info", **fields: object) -> Reply:
+        return Reply(kind=kind, text=self.t(language, key, **fields), language=language)
+
+    def help(self, language: str) -> Reply:
+        names = self.catalog.command_names(language)
+        lines = [self.t(language, "help.title")]
+        for command in HELP_COMMANDS:
+            words = [command] + [w for w in names.get(command, []) if w != command]
+            lines.append(f"• {' / '.join(words[:3])}: {self.t(language, f'help.{command}')}")
+        lines.append(self.t(language, "help.moves"))
+        return Reply(kind="help", text="\n".join(lines), language=language)
+
+    def when(self, language: str, moment: datetime | None) -> str:
+        return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "-"
+
+    async def challenge(self, language: str, game: Game, names: dict[str, str], opponent) -> Reply:
+        challenger = names["w"] if game.white is not None and game.white.player_id == game.created_by else names["b"]
+        colour = self.t(language, "colour.w" if game.white is not None and game.white.player_id == game.created_by else "colour.b")
+        if opponent is not None:
+            text = self.t(language, "challenge.to", challenger=challenger, opponent=opponent.display_name, colour=colour)
+        else:
+            text = self.t(language, "challenge.open", challenger=challenger, colour=colour)
+        text += "\n" + self.t(language, "challenge.rules", promotion=self.t(language, f"promotion.{game.promotion}"),
+                              perpetual=self.t(language, f"perpetual.{game.perpetual}"),
+                              time=_duration(game.move_seconds))
+        actions = (Action("accept", self.t(language, "action.accept")), Action("decline", self.t(language, "action.decline")))
+        view = GameView(game.id, game.start_fen, "w", 0, None, None, names["w"], names["b"], status="challenge")
+        return Reply(kind="challenge", text=text, language=language, actions=actions, game=view)
+
+    # --- game replies -----------------------------------------------------------------
+
+    def game(self, language: str, game: Game, board: Board, names: dict[str, str], event: str, *,
+             last: Move | None, flip: bool, settings: ChannelSettings, actor: User) -> Reply:
+        lines = []
+        to_move = "w" if board.turn else "b"
+        mover = "b" if board.turn else "w"
+        if event == "moved" and last is not None:
+            board.pop()
+            notation = thai_san(board, last) if language == "th" else write_san(board, last)
+            board.push(last)
+            lines.append(self.t(language, "game.moved", name=names[mover], move=notation))
+        elif event in ("game_started", "count_declared", "count_stopped", "draw_offered", "undo_asked", "undone"):
+            lines.append(self._event_text(language, event, game, board, names, actor))
+        lines.append(self._status(language, game, board, names))
+        view = GameView(game.id, board.fen(), to_move, board.ply, game.result, game.reason, names["w"], names["b"],
+                        status=game.status)
+        board_view = BoardView(
+            fen=board.fen(),
+            flip=self._orientation(game, board, settings) != flip,
+            last_move=last.uci() if last else None,
+            coords=settings.coordinates or ("thai" if language == "th" else "latin"),
+        )
+        return Reply(
+            kind="game" if game.status == "active" else "game_over",
+            text="\n".join(line for line in lines if line),
+            language=language,
+            image=self.render(board_view),
+            board=board_view,
+            actions=self._actions(language, game, board) if game.status == "active" else (),
+            game=view,
+        )
+
+    def _event_text(self, language, event, game, board, names, actor) -> str:
+        if event == "game_started":
+            return self.t(language, "game.started", white=names["w"], black=names["b"])
+        if event == "count_declared":
+            count = board.count
+            if count is None:
+                return ""
+            side = "w" if count.side else "b"
+            other = "b" if count.side else "w"
+            return self.t(language, f"count.declared.{count.kind}", name=names[side], other=names[other], limit=count.limit)
+        if event == "count_stopped":
+            return self.t(language, "count.stopped", name=actor.name)
+        if event == "draw_offered":
+            return self.t(language, "draw.offered", name=actor.name)
+        if event == "undo_asked":
+            return self.t(language, "undo.asked", name=actor.name)
+        return self.t(language, "undo.done")
+
+    def _status(self, language: str, game: Game, board: Board, names: dict[str, str]) -> str:
+        if game.status == "finished":
+            result = {"1-0": "result.white", "0-1": "result.black", "1/2-1/2": "result.draw"}[game.result]
+            return self.t(language, result, white=names["w"], black=names["b"]) + " " + \
+                self.t(language, f"reason.{game.reason}")
+        to_move = "w" if board.turn else "b"
+        parts = [self.t(language, "game.to_move", name=names[to_move], colour=self.t(language, f"colour.{to_move}"))]
+        if board.is_check():
+            parts.append(self.t(language, "game.check"))
+        if board.count is not None:
+            parts.append(self.t(language, "count.status", done=board.count.done, limit=board.count.limit))
+        if game.draw_offer:
+            parts.append(self.t(language, "draw.pending", name=names[game.draw_offer]))
+        if game.takeback_offer:
+            parts.append(self.t(language, "undo.pending", name=names[game.takeback_offer]))
+        return " ".join(parts)
+
+    def _orientation(self, game: Game, board: Board, settings: ChannelSettings) -> bool:
+        """Whether the board is shown from Black's side by default."""
+        if settings.orientation in ("white", "black"):
+            return settings.orientation == "black"
+        for color in ("w", "b"):
+            seat = game.seat(color)
+            if seat is not None and seat.is_engine:
+                return color == "w"  # against the bot, always the person's side
+        return not board.turn  # otherwise the side to move
+
+    def _actions(self, language: str, game: Game, board: Board) -> tuple[Action, ...]:
+        actions = [Action("board", self.t(language, "action.board"))]
+        if board.can_declare_count():
+            actions.append(Action("count", self.t(language, "action.count")))
+        if board.can_stop_count():
+            actions.append(Action("stopcount", self.t(language, "action.stopcount")))
+        actions += [
+            Action("draw", self.t(language, "action.draw")),
+            Action("undo", self.t(language, "action.undo")),
+            Action("resign", self.t(language, "action.resign")),
+        ]
+        return tuple(actions)
+
+    def render(self, view: BoardView) -> bytes | None:
+        if self._render is None:
+            try:
+                from renderers import render_board
+            except ImportError:
+                log.warning("renderers are not available; replies carry no image")
+                self._render = lambda view: None
+            else:
+                def render_view(view: BoardView) -> bytes:
+                    return render_board(view.fen, size=IMAGE_SIZE, flip=view.flip, last_move=view.last_move,
+                                        coords=view.coords)
+                self._render = render_view
+        return self._render(view)
+
+
+def _duration(seconds: int) -> str:
+    if seconds % 86400 == 0:
+        return f"{seconds // 86400}d"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600}h"
+    return f"{seconds // 60}m"

@@ -1,0 +1,36 @@
+"""Helpers for the service tests."""
+
+from __future__ import annotations
+
+from bot.messages import Incoming, User
+from bot.services.games import GameService
+
+
+def no_image(view):
+    return None
+
+
+
+class Chat:
+    """Sends messages to one channel as different users, like the console does."""
+
+    def __init__(self, service: GameService, channel: str = "c1", platform: str = "console") -> None:
+        self.service = service
+        self.channel = channel
+        self.platform = platform
+
+    async def say(self, user: str, text: str, *mentions: str, locale: str | None = None):
+        msg = Incoming(self.platform, self.channel, User(user, user), text, community="guild",
+                       mentions=tuple(User(m, m) for m in mentions), locale=locale)
+        return await self.service.handle(msg)
+
+    async def ok(self, user: str, text: str, *mentions: str):
+        replies = await self.say(user, text, *mentions)
+        errors = [r for r in replies if r.error]
+        assert not errors, f"{text!r} by {user} was refused: {[(r.error, r.text) for r in errors]}"
+        return replies
+
+    async def refused(self, user: str, text: str, code: str, *mentions: str):
+        replies = await self.say(user, text, *mentions)
+        assert len(replies) == 1 and replies[0].error == code, [(r.error, r.text) for r in replies]
+        return replies[0]
