@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..messages import Incoming, Reply, User
+from ..messages import Incoming, Notice, Reply, User
+from ..scheduler import Scheduler
 from ..services.games import GameService
 
 CHANNEL = "console"
@@ -34,16 +35,23 @@ class ConsoleChat:
         if images is not None:
             images.mkdir(parents=True, exist_ok=True)
 
-    async def run(self, lines) -> None:
-        """Handles every line until the input ends; deadlines are checked between lines."""
-        async for line in lines:
-            await self.show_notices()
-            msg = self.incoming(line.rstrip("\r\n"))
-            if msg is None:
-                continue
-            for reply in await self.games.handle(msg):
-                await self.show(reply)
-        await self.show_notices()
+    async def run(self, lines, *, interval: float = 5.0) -> None:
+        """Handles every line until the input ends; the scheduler runs alongside."""
+        scheduler = Scheduler([self.games.tick], self._deliver, interval=interval)
+        await scheduler.run_once()  # whatever came due while the chat was closed
+        scheduler.start()
+        try:
+            async for line in lines:
+                msg = self.incoming(line.rstrip("\r\n"))
+                if msg is None:
+                    continue
+                for reply in await self.games.handle(msg):
+                    await self.show(reply)
+        finally:
+            await scheduler.stop()
+
+    async def _deliver(self, notice: Notice) -> None:
+        await self.show(notice.reply)
 
     def incoming(self, line: str) -> Incoming | None:
         if not line.strip():
@@ -52,10 +60,6 @@ class ConsoleChat:
         name, text = (speaker.group(1), speaker.group(2)) if speaker else (DEFAULT_USER, line)
         mentions = tuple(User(m, m) for m in _MENTION.findall(text))
         return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions)
-
-    async def show_notices(self) -> None:
-        for notice in await self.games.tick():
-            await self.show(notice.reply)
 
     async def show(self, reply: Reply) -> None:
         image_path = self._save_image(reply)

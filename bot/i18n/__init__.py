@@ -1,7 +1,9 @@
-"""Message catalogues in Thai, English and Japanese (``th.json``, ``en.json``, ``ja.json``).
+"""Message catalogues in Thai, English and Japanese.
 
-Each catalogue has ``commands`` (the words that call each command), ``words`` (option words
-such as colours) and ``messages`` (texts with ``{named}`` fields).
+Each part of the bot keeps its texts in a folder of its own (``core/``, ``discord/``, ...)
+with one file per language (``th.json``, ``en.json``, ``ja.json``); the files of a language
+are merged. A file may have ``commands`` (the words that call each command), ``words`` (option
+words such as colours) and ``messages`` (texts with ``{named}`` fields).
 
 >>> catalog = Catalog.load()
 >>> catalog.text("en", "error.not_your_turn")
@@ -37,8 +39,20 @@ class Catalog:
     @classmethod
     @cache
     def load(cls) -> Catalog:
-        folder = resources.files(__package__)
-        return cls({lang: json.loads((folder / f"{lang}.json").read_text("utf-8")) for lang in LANGUAGES})
+        root = resources.files(__package__)
+        parts = sorted((p for p in root.iterdir() if p.is_dir() and (p / "en.json").is_file()), key=lambda p: p.name)
+        catalogues = {}
+        for lang in LANGUAGES:
+            merged: dict = {"commands": {}, "words": {}, "messages": {}}
+            for part in parts:
+                data = json.loads((part / f"{lang}.json").read_text("utf-8"))
+                for section in merged:
+                    clash = set(merged[section]) & set(data.get(section, {}))
+                    if clash:
+                        raise ValueError(f"{part.name}/{lang}.json repeats {section} {sorted(clash)}")
+                    merged[section].update(data.get(section, {}))
+            catalogues[lang] = merged
+        return cls(catalogues)
 
     def text(self, language: str, key: str, **fields: object) -> str:
         """The message ``key`` in ``language`` (English if the language is unknown)."""

@@ -43,6 +43,18 @@ _TIME_UNITS = {"m": 60, "min": 60, "นาที": 60, "分": 60, "h": 3600, "�
                "d": 86400, "วัน": 86400, "日": 86400}
 
 
+@dataclass(frozen=True)
+class MoveChoice:
+    """One legal move, in every notation, with its squares (0 = a1 .. 63 = h8)."""
+
+    uci: str
+    san: str
+    thai: str
+    from_square: int
+    to_square: int
+    piece: str  # "khun", "met", "khon", "ma", "rua", "bia", "bia_ngai"
+
+
 class Refusal(Exception):
     """A message is refused: nothing changes, the actor gets a short localized reason."""
 
@@ -648,6 +660,23 @@ class GameService:
         names = self._names(game, await self._players_of(game))
         return GameView(game.id, board.fen(), "w" if board.turn else "b", board.ply, game.result, game.reason,
                         names["w"], names["b"], status=game.status)
+
+    async def move_choices(self, platform: str, channel: str, user: User) -> list[MoveChoice]:
+        """The legal moves ``user`` may play now in the channel's game (empty when none):
+        for autocomplete and tap-to-move. Read-only; playing one goes through ``handle``."""
+        game = await self.storage.active_game(platform, channel)
+        if game is None or game.status != "active":
+            return []
+        player = await self.storage.find_player(platform, user.id)
+        board = self._board(game)
+        seat = game.seat("w" if board.turn else "b")
+        if player is None or seat is None or seat.player_id != player.id or board.is_game_over():
+            return []
+        return [
+            MoveChoice(m.uci(), write_san(board, m), thai_san(board, m), m.from_square, m.to_square,
+                       board.piece_at(m.from_square).kind.name.lower())
+            for m in board.legal_moves()
+        ]
 
     # --- the clock --------------------------------------------------------------------
 

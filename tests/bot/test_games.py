@@ -279,3 +279,35 @@ async def test_engine_board_is_the_same_after_a_reload(chat, storage, service):
         await chat.ok("alice", move)
     game = await storage.active_game("console", "c1")
     assert len(game.moves) == 10
+
+
+async def test_scheduler_delivers_what_came_due_while_the_bot_was_down(chat, service, clock):
+    from bot.scheduler import Scheduler
+
+    await chat.ok("alice", "new @bob", "bob")
+    await chat.ok("bob", "accept")
+    clock.advance(days=3)  # the bot was down past the deadline
+    delivered = []
+
+    async def deliver(notice):
+        delivered.append(notice)
+
+    async def broken_job():
+        raise RuntimeError("a failing job must not stop the others")
+
+    scheduler = Scheduler([broken_job, service.tick], deliver)
+    assert await scheduler.run_once() == 1
+    assert delivered[0].reply.game.reason == "timeout" and delivered[0].channel == "c1"
+
+
+async def test_move_choices_only_for_the_player_to_move(chat, service):
+    from bot.messages import User
+
+    await chat.ok("alice", "new @bob", "bob")
+    await chat.ok("bob", "accept")
+    choices = await service.move_choices("console", "c1", User("alice", "alice"))
+    assert len(choices) == 23
+    ma = next(c for c in choices if c.uci == "b1d2")
+    assert (ma.san, ma.thai, ma.piece, ma.from_square, ma.to_square) == ("Nd2", "ม-ง๒", "ma", 1, 11)
+    assert await service.move_choices("console", "c1", User("bob", "bob")) == []
+    assert await service.move_choices("console", "c1", User("carol", "carol")) == []
