@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PIL import Image, ImageDraw
 
 from makruk import Board, Move, PieceType
@@ -74,7 +76,7 @@ def render_puzzle_card(
     coords: str = "latin",
     theme: str | Theme = DEFAULT_THEME,
     last_move: str | Move | None = None,
-    arrows=(),
+    arrows: Iterable[str | Move] = (),
 ) -> bytes:
     """A PNG card: the caption (any of Thai, English, Japanese) above the board.
 

@@ -58,6 +58,6 @@ def compose(scene: Scene, style: Style) -> Image.Image:
         if scene.pieces[sq] is None:
             marks.paint(image, box(sq), theme.target, marks.target_dot(lay.square))
     if scene.arrows:
-        whole = (0, 0, style.size, style.size)
-        marks.paint(image, whole, theme.arrow, marks.arrow_mask(style.size, style.flip, scene.arrows))
+        mask, (left, top) = marks.arrow_mask(style.size, style.flip, scene.arrows)
+        marks.paint(image, (left, top, left + mask.width, top + mask.height), theme.arrow, mask)
     return image

@@ -74,7 +74,7 @@ def square_at(x: float, y: float, size: int, flip: bool = False) -> Square | Non
     lay = layout(size)
     col = int((x - lay.frame) // lay.square)
     row = int((y - lay.frame) // lay.square)
-    if not (0 <= col < 8 and 0 <= row < 8 and x >= lay.frame and y >= lay.frame):
+    if not (0 <= col < 8 and 0 <= row < 8):
         return None
     return _square_of(col, row, flip)
 

@@ -70,38 +70,50 @@ def target_ring(px: int) -> Image.Image:
     return _smooth_mask(px, draw)
 
 
-def arrow_mask(size: int, flip: bool, arrows: tuple[tuple[int, int], ...]) -> Image.Image:
-    """A mask of the hint arrows over the whole image (arrows change every time: not cached)."""
-    big = Image.new("L", (size * 2, size * 2), 0)
+def arrow_mask(size: int, flip: bool, arrows: tuple[tuple[int, int], ...]) -> tuple[Image.Image, tuple[int, int]]:
+    """A mask of the hint arrows and where its top-left corner goes; only their bounding box
+    is drawn (at double size, then halved for smooth edges), since arrows are never cached."""
+    square = layout(size).square
+    shapes = [_arrow(square_center(frm, size, flip), square_center(to, size, flip), square) for frm, to in arrows]
+    shapes = [s for s in shapes if s]
+    if not shapes:
+        return Image.new("L", (1, 1), 0), (0, 0)
+    left = int(min(x for s in shapes for x, _ in s))
+    top = int(min(y for s in shapes for _, y in s))
+    right = int(max(x for s in shapes for x, _ in s)) + 2
+    bottom = int(max(y for s in shapes for _, y in s)) + 2
+    big = Image.new("L", ((right - left) * 2, (bottom - top) * 2), 0)
     draw = ImageDraw.Draw(big)
-    square = layout(size).square * 2
-    for frm, to in arrows:
-        (x0, y0), (x1, y1) = (
-            (c * 2 for c in square_center(frm, size, flip)),
-            (c * 2 for c in square_center(to, size, flip)),
-        )
-        length = math.hypot(x1 - x0, y1 - y0)
-        if not length:
-            continue
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        nx, ny = -uy, ux
-        shaft, head_w, head_l = square * 0.09, square * 0.24, square * 0.36
-        start = square * 0.22  # leave the moving piece visible
-        end = length - square * 0.12
-        base = end - head_l
-        if base <= start:
-            base = start
-        points = [
-            (x0 + ux * start + nx * shaft, y0 + uy * start + ny * shaft),
-            (x0 + ux * base + nx * shaft, y0 + uy * base + ny * shaft),
-            (x0 + ux * base + nx * head_w, y0 + uy * base + ny * head_w),
-            (x0 + ux * end, y0 + uy * end),
-            (x0 + ux * base - nx * head_w, y0 + uy * base - ny * head_w),
-            (x0 + ux * base - nx * shaft, y0 + uy * base - ny * shaft),
-            (x0 + ux * start - nx * shaft, y0 + uy * start - ny * shaft),
-        ]
-        draw.polygon(points, fill=255)
-    return big.reduce(2)
+    for shape in shapes:
+        draw.polygon([((x - left) * 2, (y - top) * 2) for x, y in shape], fill=255)
+    return big.reduce(2), (left, top)
+
+
+def _arrow(start_xy: tuple[float, float], end_xy: tuple[float, float], square: int) -> list[tuple[float, float]]:
+    """The outline of one arrow from centre to centre: a shaft and a head short of the target."""
+    (x0, y0), (x1, y1) = start_xy, end_xy
+    length = math.hypot(x1 - x0, y1 - y0)
+    if not length:
+        return []
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    nx, ny = -uy, ux
+    shaft, head_w, head_l = square * 0.09, square * 0.24, square * 0.36
+    start = square * 0.22  # leave the moving piece visible
+    end = length - square * 0.12
+    base = max(start, end - head_l)
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        return x0 + ux * along + nx * across, y0 + uy * along + ny * across
+
+    return [
+        at(start, shaft),
+        at(base, shaft),
+        at(base, head_w),
+        at(end, 0),
+        at(base, -head_w),
+        at(base, -shaft),
+        at(start, -shaft),
+    ]
 
 
 def _smooth_mask(px: int, draw_at) -> Image.Image:
