@@ -67,11 +67,15 @@ def piece_sprite(kind: PieceType, color: Color, px: int) -> Image.Image:
     if color == BLACK:
         parts = parts + BLACK_MARK.get(kind, _plinth_mark)()
     _draw_shadow(canvas, kind)
-    _draw_parts(canvas, parts, PIECE_COLORS[color], outline=max(1.6, px * 0.03) * SUPERSAMPLE)
+    outline = max(1.0, px * 0.03)
+    # Inner lines thin out on small sprites, or Black's light lines would grey the whole piece.
+    inner = max(0.55, min(outline * 0.7, px * 0.021))
+    _draw_parts(canvas, parts, PIECE_COLORS[color], outline * SUPERSAMPLE, inner * SUPERSAMPLE)
     return canvas.resize((px, px), Image.Resampling.LANCZOS)
 
 
-def _draw_parts(canvas: Image.Image, parts: list[Part], colors: Palette, outline: float) -> None:
+def _draw_parts(canvas: Image.Image, parts: list[Part], colors: Palette, outline: float, inner: float) -> None:
+    """Draws the halo of all outlined shapes, then each part in order: fills, lines, details."""
     draw = ImageDraw.Draw(canvas)
     size = canvas.width
     fills = [p for p in parts if isinstance(p, Fill)]
@@ -86,11 +90,11 @@ def _draw_parts(canvas: Image.Image, parts: list[Part], colors: Palette, outline
         if isinstance(part, Fill):
             draw.polygon(pts, fill=getattr(colors, part.role))
             if part.outline:
-                draw.line(pts + pts[:1], fill=colors.line, width=round(outline * 0.7), joint="curve")
+                draw.line(pts + pts[:1], fill=colors.line, width=round(inner), joint="curve")
         else:
             if part.closed:
                 pts = pts + pts[:1]
-            draw.line(pts, fill=colors.line, width=max(1, round(outline * part.width)), joint="curve")
+            draw.line(pts, fill=colors.line, width=max(1, round(inner / 0.7 * part.width)), joint="curve")
 
 
 def _draw_shadow(canvas: Image.Image, kind: PieceType) -> None:
@@ -152,7 +156,7 @@ def _khun() -> list[Part]:
         _collar(0.25, 0.735, 0.81),
         Fill(tuple(mirror(right))),
         Fill(tuple(mirror([(0.5, 0.415), (0.705, 0.415), (0.705, 0.452), (0.5, 0.452)])), role="accent"),
-        Fill(tuple(ellipse(0.5, 0.07, 0.032, 0.032, 20))),
+        Fill(tuple(ellipse(0.5, 0.075, 0.026, 0.03, 20)), role="accent"),
         Stroke(tuple(arc(0.5, 0.62, 0.16, 0.035, 0, 180, 16))),
     ]
 
