@@ -1,7 +1,11 @@
 """``makruk-bot`` (also ``python -m bot``): run the bot on a platform, or the console chat.
 
-    makruk-bot                    Discord or LINE when their tokens are set, else the console
+    makruk-bot                  Discord and/or LINE when their tokens are set, else the console
     makruk-bot console [--db PATH] [--lang en|th|ja] [--json] [--images DIR]
+    makruk-bot discord ...      makruk-bot line ...      makruk-bot puzzles ...
+
+Each platform's subcommand lives in its own module with two functions:
+``add_parser(subparsers)`` and ``async main(settings, args) -> int``.
 """
 
 from __future__ import annotations
@@ -9,41 +13,71 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import importlib
 import sys
 from pathlib import Path
 
-from storage import IncompatibleDatabase, StorageError
+from storage import StorageError
 
 from .app import configure_logging, open_app
 from .config import LANGUAGES, Settings
 
+# Subcommands in modules of their own; a module that is missing simply is not offered.
+PLUGINS = {
+    "discord": "bot.adapters.discord.main",
+    "line": "bot.adapters.line.main",
+    "puzzles": "bot.puzzles.main",
+}
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    plugins = _load_plugins()
+    args = _parser(plugins).parse_args(argv)
     try:
         settings = Settings.from_env()
     except ValueError as error:
         print(f"makruk-bot: bad setting: {error}", file=sys.stderr)
         return 2
-    command = args.command or _default_command(settings)
     try:
-        if command == "console":
+        if args.command == "console":
             return asyncio.run(_console(settings, args))
-        print(f"makruk-bot: {command} is not available yet", file=sys.stderr)
-        return 2
-    except (IncompatibleDatabase, StorageError) as error:
+        if args.command in plugins:
+            return asyncio.run(plugins[args.command].main(settings, args))
+        return asyncio.run(_default(settings, plugins))
+    except StorageError as error:
         print(f"makruk-bot: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
 
 
-def _default_command(settings: Settings) -> str:
-    return "console"
+async def _default(settings: Settings, plugins: dict) -> int:
+    """Every platform whose credentials are configured, together; else the console chat."""
+    wanted = []
+    if settings.discord_token and "discord" in plugins:
+        wanted.append("discord")
+    if settings.line_channel_secret and settings.line_channel_access_token and "line" in plugins:
+        wanted.append("line")
+    if not wanted:
+        return await _console(settings, argparse.Namespace(db=None, lang=None, json=False, images=None))
+    parser = _parser(plugins)
+    runs = [plugins[name].main(settings, parser.parse_args([name])) for name in wanted]
+    codes = await asyncio.gather(*runs)
+    return max(codes)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _load_plugins() -> dict:
+    plugins = {}
+    for name, module_name in PLUGINS.items():
+        try:
+            plugins[name] = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name is None or not module_name.startswith(error.name):
+                raise  # the module exists but something it needs is missing: say so
+    return plugins
+
+
+def _parser(plugins: dict) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="makruk-bot", description="Makruk (Thai chess) chat bot")
     commands = parser.add_subparsers(dest="command")
     console = commands.add_parser("console", help="play in this terminal (one channel)")
@@ -51,21 +85,23 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--lang", choices=LANGUAGES, help="language of the replies")
     console.add_argument("--json", action="store_true", help="one JSON object per reply")
     console.add_argument("--images", type=Path, help="save board images in this folder")
+    for plugin in plugins.values():
+        plugin.add_parser(commands)
     return parser
 
 
 async def _console(settings: Settings, args) -> int:
     from .adapters.console import ConsoleChat, stdin_lines
 
-    if getattr(args, "db", None):
+    if args.db:
         settings = dataclasses.replace(settings, database_path=args.db)
-    if getattr(args, "lang", None):
+    if args.lang:
         settings = dataclasses.replace(settings, language=args.lang)
     configure_logging("WARNING")
-    if sys.stdin.isatty() and not getattr(args, "json", False):
+    if sys.stdin.isatty() and not args.json:
         print("Makruk console chat. Type 'help', 'new bot' to play the bot, or 'NAME: text' to speak as NAME.")
     async with open_app(settings) as app:
-        chat = ConsoleChat(app.games, as_json=getattr(args, "json", False), images=getattr(args, "images", None))
+        chat = ConsoleChat(app.games, as_json=args.json, images=args.images)
         await chat.run(stdin_lines())
     return 0
 

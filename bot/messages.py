@@ -54,6 +54,8 @@ class BoardView:
     coords: str = "latin"
     arrows: tuple[str, ...] = ()
     caption: str | None = None
+    selected: str | None = None  # tap-to-move: the chosen piece's square ...
+    targets: tuple[str, ...] = ()  # ... and where it may go
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from datetime import timedelta
 from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, MakrukError, Move
 from makruk import san as write_san
 from makruk import thai_san
+from makruk.notation import THAI_FILES
 from storage import ChannelBusy, NotFound, StorageError, VersionConflict
 from storage.records import ChannelSettings, Game, GameChanges, NewGame, NewMove, Player, RatingUpdate, Seat
 
@@ -441,6 +442,20 @@ class GameService:
             game.promotion, game.perpetual,
         )
 
+    async def _cmd_select(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        """Tap-to-move, first step: the player picks a piece; the reply marks where it may go."""
+        game, board = self._require_active(ctx)
+        color = await self._my_color(ctx, game)
+        if ("w" if board.turn else "b") != color:
+            raise Refusal("not_your_turn")
+        square = _read_square(args[0]) if len(args) == 1 else None
+        if square is None:
+            raise Refusal("bad_square")
+        if not any(m.from_square == square for m in board.legal_moves()):
+            raise Refusal("cannot_select")
+        reply = await self._game_reply(ctx, game, board, "selected", selected=square)
+        return [reply]
+
     # --- resign, draw, takeback -------------------------------------------------------
 
     async def _cmd_resign(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
@@ -809,13 +824,24 @@ class GameService:
         return thai_san(board, move) if language == "th" else write_san(board, move)
 
     async def _game_reply(self, ctx: Context, game: Game, board: Board, event: str, *,
-                          last: Move | None = None, flip: bool = False) -> Reply:
+                          last: Move | None = None, flip: bool = False, selected: int | None = None) -> Reply:
         players = await self._players_of(game)
         return self.present.game(
             ctx.language, game, board, self._names(game, players), event,
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
-            flip=flip, settings=ctx.settings, actor=ctx.msg.user,
+            flip=flip, settings=ctx.settings, actor=ctx.msg.user, selected=selected,
         )
+
+
+def _read_square(text: str) -> int | None:
+    """A square in Latin (``e3``) or Thai (``จ3``, ``จ๓``) coordinates."""
+    text = text.strip().lower().translate(str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789"))
+    if len(text) != 2 or text[1] not in "12345678":
+        return None
+    files = "abcdefgh" if text[0] in "abcdefgh" else THAI_FILES
+    if text[0] not in files:
+        return None
+    return files.index(text[0]) + 8 * (int(text[1]) - 1)
 
 
 def _parse_time(text: str) -> int:

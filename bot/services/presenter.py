@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from makruk import Board, Move
+from makruk import SQUARE_NAMES, Board, Move
 from makruk import san as write_san
 from makruk import thai_san
 from storage.records import ChannelSettings, Game
@@ -68,7 +68,8 @@ class Presenter:
     # --- game replies -----------------------------------------------------------------
 
     def game(self, language: str, game: Game, board: Board, names: dict[str, str], event: str, *,
-             last: Move | None, flip: bool, settings: ChannelSettings, actor: User) -> Reply:
+             last: Move | None, flip: bool, settings: ChannelSettings, actor: User,
+             selected: int | None = None) -> Reply:
         lines = []
         to_move = "w" if board.turn else "b"
         mover = "b" if board.turn else "w"
@@ -77,6 +78,8 @@ class Presenter:
             notation = thai_san(board, last) if language == "th" else write_san(board, last)
             board.push(last)
             lines.append(self.t(language, "game.moved", name=names[mover], move=notation))
+        elif event == "selected":
+            lines.append(self.t(language, "game.selected", count=len(board_targets(board, selected))))
         elif event in ("game_started", "count_declared", "count_stopped", "draw_offered", "undo_asked", "undone"):
             lines.append(self._event_text(language, event, game, board, names, actor))
         lines.append(self._status(language, game, board, names))
@@ -87,6 +90,9 @@ class Presenter:
             flip=self._orientation(game, board, settings) != flip,
             last_move=last.uci() if last else None,
             coords=settings.coordinates or ("thai" if language == "th" else "latin"),
+            selected=SQUARE_NAMES[selected] if selected is not None else None,
+            targets=tuple(SQUARE_NAMES[m.to_square] for m in board.legal_moves() if m.from_square == selected)
+            if selected is not None else (),
         )
         return Reply(
             kind="game" if game.status == "active" else "game_over",
@@ -166,9 +172,14 @@ class Presenter:
             else:
                 def render_view(view: BoardView) -> bytes:
                     return render_board(view.fen, size=IMAGE_SIZE, flip=view.flip, last_move=view.last_move,
-                                        coords=view.coords)
+                                        coords=view.coords, selected=view.selected, targets=view.targets,
+                                        arrows=view.arrows)
                 self._render = render_view
         return self._render(view)
+
+
+def board_targets(board: Board, square: int | None) -> set[int]:
+    return {m.to_square for m in board.legal_moves() if m.from_square == square}
 
 
 def _duration(seconds: int) -> str:

@@ -311,3 +311,15 @@ async def test_move_choices_only_for_the_player_to_move(chat, service):
     assert (ma.san, ma.thai, ma.piece, ma.from_square, ma.to_square) == ("Nd2", "ม-ง๒", "ma", 1, 11)
     assert await service.move_choices("console", "c1", User("bob", "bob")) == []
     assert await service.move_choices("console", "c1", User("carol", "carol")) == []
+
+
+async def test_select_marks_the_destinations_of_a_piece(chat):
+    await chat.ok("alice", "new @bob", "bob")
+    await chat.ok("bob", "accept")
+    replies = await chat.ok("alice", "select b1")
+    assert replies[0].board.selected == "b1" and set(replies[0].board.targets) == {"d2"}
+    replies = await chat.ok("alice", "เลือก ก๑")
+    assert set(replies[0].board.targets) == {"a2"}
+    await chat.refused("alice", "select b8", "cannot_select")
+    await chat.refused("alice", "select z9", "bad_square")
+    await chat.refused("bob", "select b8", "not_your_turn")
