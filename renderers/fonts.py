@@ -113,7 +113,9 @@ def measure(text: str, size: int, weight: int = 600) -> TextLine:
     return TextLine(runs, width, ascent, descent)
 
 
-def draw_line(draw: ImageDraw.ImageDraw, x: float, baseline: float, line: TextLine, fill) -> None:
+def draw_line(
+    draw: ImageDraw.ImageDraw, x: float, baseline: float, line: TextLine, fill: tuple[int, int, int]
+) -> None:
     """Draws a measured line with its left end at ``x``, every run on the same baseline."""
     for f, run in line.runs:
         draw.text((x, baseline), run, font=f, fill=fill, anchor="ls")

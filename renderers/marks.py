@@ -7,6 +7,7 @@ colour through the mask, which keeps a warm render cheap.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -116,7 +117,8 @@ def _arrow(start_xy: tuple[float, float], end_xy: tuple[float, float], square: i
     ]
 
 
-def _smooth_mask(px: int, draw_at) -> Image.Image:
+def _smooth_mask(px: int, draw_at: Callable[[ImageDraw.ImageDraw, int], None]) -> Image.Image:
+    """A square mask drawn by ``draw_at`` at 4x size and reduced, for smooth edges."""
     big = Image.new("L", (px * SUPERSAMPLE, px * SUPERSAMPLE), 0)
     draw_at(ImageDraw.Draw(big), px * SUPERSAMPLE)
     return big.reduce(SUPERSAMPLE)

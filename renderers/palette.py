@@ -11,9 +11,9 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from makruk import Board
+from makruk import BLACK, WHITE, Board
 
 from .compose import Style, compose
 from .pieces import PIECE_COLORS
@@ -73,7 +73,7 @@ def _samples(theme: Theme) -> Image.Image:
 def _ramps(theme: Theme) -> list[RGB]:
     """Blends between colours that meet in anti-aliased text and outlines."""
     pairs = [(theme.frame, theme.label), (theme.caption_bg, theme.caption_text)]
-    pairs += [(theme.caption_bg, PIECE_COLORS[True].line), (theme.caption_bg, PIECE_COLORS[False].body)]
+    pairs += [(theme.caption_bg, PIECE_COLORS[WHITE].line), (theme.caption_bg, PIECE_COLORS[BLACK].body)]
     out = []
     for a, b in pairs:
         for i in range(RAMP_STEPS):
@@ -81,14 +81,3 @@ def _ramps(theme: Theme) -> list[RGB]:
             out.append(tuple(round(a[k] + (b[k] - a[k]) * t) for k in range(3)))
     return out
 
-
-def draw_swatch(theme: Theme) -> Image.Image:
-    """The palette as a 16 x 16 grid of swatches (for looking at it while tuning themes)."""
-    holder = theme_palette(theme)
-    colors = holder.getpalette()
-    image = Image.new("RGB", (256, 256))
-    draw = ImageDraw.Draw(image)
-    for i in range(256):
-        x, y = (i % 16) * 16, (i // 16) * 16
-        draw.rectangle((x, y, x + 15, y + 15), fill=tuple(colors[3 * i : 3 * i + 3]))
-    return image

@@ -173,6 +173,23 @@ def test_same_input_gives_same_bytes():
     assert render_gif(START, ["e3e4", "e6e5"]) == render_gif(START, ["e3e4", "e6e5"])
 
 
+def test_same_bytes_in_a_fresh_process():
+    result = subprocess.run(
+        [sys.executable, "-m", "renderers", MIDGAME, "--out", "-", "--last", "h5g3", "--coords", "thai"],
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 0
+    assert result.stdout == render_board(MIDGAME, last_move="h5g3", coords="thai")
+
+
+def test_a_board_object_is_accepted_and_left_alone():
+    board = Board(START)
+    assert render_board(board) == render_board(START)
+    render_gif(board, ["e3e4"])
+    assert board.fen() == START
+
+
 @pytest.mark.parametrize("coords", ["latin", "thai", "none"])
 def test_800px_png_is_at_most_150_kb(coords):
     for fen in (START, MIDGAME):
