@@ -276,7 +276,8 @@ def _compare_and_set(
             raise
         raise busy from error
     if rows:
-        return rows[0]
+        row: Sequence[Any] = rows[0]
+        return row
     current = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
     if current is None:
         raise NotFound(f"no game {game_id}")

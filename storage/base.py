@@ -10,6 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time
 from types import TracebackType
+from typing import Self
 
 from .records import (
     NO_CHANGES,
@@ -40,7 +41,7 @@ class Storage(ABC):
     when it lost.
     """
 
-    async def __aenter__(self) -> Storage:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(
@@ -77,7 +78,7 @@ class Storage(ABC):
         player_id: int,
         *,
         display_name: str | Keep = UNCHANGED,
-        language: str | None | Keep = UNCHANGED,
+        language: str | Keep | None = UNCHANGED,
     ) -> Player:
         """Change a player's name or language (None: follow the channel's)."""
 

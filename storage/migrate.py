@@ -56,7 +56,7 @@ def check_file(path: str) -> int:
 def schema_version(conn: sqlite3.Connection, path: str) -> int:
     """The version of an open database of ours (0 when empty); raises if it is not ours."""
     application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     objects = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
     if application_id == 0 and version == 0 and objects == 0:
         return 0

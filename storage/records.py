@@ -169,17 +169,17 @@ class GameChanges:
     ['status', 'draw_offer']
     """
 
-    white: Seat | None | Keep = UNCHANGED
-    black: Seat | None | Keep = UNCHANGED
+    white: Seat | Keep | None = UNCHANGED
+    black: Seat | Keep | None = UNCHANGED
     rated: bool | Keep = UNCHANGED
     status: GameStatus | Keep = UNCHANGED
-    result: Result | None | Keep = UNCHANGED
-    reason: str | None | Keep = UNCHANGED
-    counting: str | None | Keep = UNCHANGED
-    draw_offer: Color | None | Keep = UNCHANGED
-    takeback_offer: Color | None | Keep = UNCHANGED
-    deadline: datetime | None | Keep = UNCHANGED
-    remind_at: datetime | None | Keep = UNCHANGED
+    result: Result | Keep | None = UNCHANGED
+    reason: str | Keep | None = UNCHANGED
+    counting: str | Keep | None = UNCHANGED
+    draw_offer: Color | Keep | None = UNCHANGED
+    takeback_offer: Color | Keep | None = UNCHANGED
+    deadline: datetime | Keep | None = UNCHANGED
+    remind_at: datetime | Keep | None = UNCHANGED
     reminded: bool | Keep = UNCHANGED
 
     def items(self) -> Iterator[tuple[str, Any]]:

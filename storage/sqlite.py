@@ -112,7 +112,10 @@ class SqliteStorage(Storage):
         that callers never see sqlite3.
         """
         try:
-            return await self._db._execute(fn, self._db._conn, *args)
+            result: T = await self._db._execute(  # type: ignore[no-untyped-call]
+                fn, self._db._conn, *args
+            )
+            return result
         except sqlite3.Error as error:
             raise StorageError(str(error)) from error
 
@@ -142,7 +145,7 @@ class SqliteStorage(Storage):
         player_id: int,
         *,
         display_name: str | Keep = UNCHANGED,
-        language: str | None | Keep = UNCHANGED,
+        language: str | Keep | None = UNCHANGED,
     ) -> Player:
         changes = {"display_name": display_name, "language": language}
         changed = {k: v for k, v in changes.items() if v is not UNCHANGED}

@@ -11,7 +11,8 @@ from storage import ChannelSettings, SqliteStorage, open_storage
 
 
 async def test_settings_default_to_none_everywhere(storage: SqliteStorage) -> None:
-    assert await storage.get_channel_settings("line", "Cgroup") == ChannelSettings("line", "Cgroup")
+    expected = ChannelSettings("line", "Cgroup")
+    assert await storage.get_channel_settings("line", "Cgroup") == expected
 
 
 async def test_settings_are_stored_and_replaced(storage: SqliteStorage) -> None:

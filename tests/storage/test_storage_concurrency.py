@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 from storage_helpers import START_FEN, FakeClock, MakeGame
@@ -23,7 +24,9 @@ from storage import (
 WRITERS = 50
 
 
-def winners_and_conflicts(results: list[object]) -> tuple[list[Game], list[VersionConflict]]:
+def winners_and_conflicts(
+    results: Sequence[object],
+) -> tuple[list[Game], list[VersionConflict]]:
     games = [r for r in results if isinstance(r, Game)]
     conflicts = [r for r in results if isinstance(r, VersionConflict)]
     assert len(games) + len(conflicts) == len(results), results

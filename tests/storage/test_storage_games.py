@@ -300,8 +300,9 @@ async def test_undo_moves_takes_back_the_last_plies(
     storage: SqliteStorage, make_game: MakeGame
 ) -> None:
     game = await make_game()
-    for uci, by in [("e3e4", "w"), ("d6d5", "b"), ("a3a4", "w")]:
-        game = await storage.append_move(game.id, game.version, NewMove(uci, uci[2:], by))
+    played = [NewMove("e3e4", "e4", "w"), NewMove("d6d5", "d5", "b"), NewMove("a3a4", "a4", "w")]
+    for move in played:
+        game = await storage.append_move(game.id, game.version, move)
     game = await storage.undo_moves(game.id, game.version, 2, GameChanges(takeback_offer=None))
     assert [m.uci for m in game.moves] == ["e3e4"]
     assert game.version == 5

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import IncompatibleDatabase, StorageError, open_storage
-from storage import migrate
+from storage import IncompatibleDatabase, StorageError, migrate, open_storage
 
 
 def schema_of(path: Path) -> list[tuple[str, str, str]]:
@@ -202,3 +201,9 @@ def test_split_statements_keeps_trigger_bodies_whole() -> None:
 def test_split_statements_rejects_an_unterminated_statement() -> None:
     with pytest.raises(ValueError, match="unterminated"):
         migrate.split_statements("CREATE TABLE t (a)")
+
+
+async def test_in_memory_database_for_quick_experiments() -> None:
+    async with await open_storage(":memory:") as storage:
+        player = await storage.get_or_create_player("console", "me", "Me")
+        assert await storage.get_player(player.id) == player

@@ -178,7 +178,7 @@ async def test_streaks_follow_consecutive_daily_solves(
     more = [Puzzle(f"d{n}", "8/8/8/8/8/8/8/8 w 0 1", ("e3e4",)) for n in range(6)]
     await storage.upsert_puzzles(more)
     days = [DAY + timedelta(days=n) for n in range(6)]
-    posts = [await storage.record_post(daily.id, d, p.id) for d, p in zip(days, more)]
+    posts = [await storage.record_post(daily.id, d, p.id) for d, p in zip(days, more, strict=True)]
     assert all(post is not None for post in posts)
 
     async def solve(n: int) -> tuple[int, int]:
