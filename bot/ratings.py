@@ -2,7 +2,7 @@
 
 >>> a, b = Rating(1500, 200, 0.06), Rating(1400, 30, 0.06)
 >>> round(update(a, [(b, 1.0)]).rating)
-1563
+1564
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 >>> board = Board()
 >>> board.play(board.parse_move("จ๔"))
 Move.from_uci('e3e4')
->>> board.san(board.parse_move("Nc6"))
-'Nc6'
+>>> board.san(board.parse_move("b8d7"))
+'Nd7'
 """
 
 from .board import Board, Outcome

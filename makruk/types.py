@@ -2,7 +2,7 @@
 
 >>> Move.from_uci("e3e4")
 Move.from_uci('e3e4')
->>> Piece.from_symbol("m~")
+>>> Piece.from_symbol("M~")
 Piece(kind=<PieceType.BIA_NGAI: 2>, color=True)
 """
 

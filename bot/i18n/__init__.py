@@ -7,7 +7,7 @@ words such as colours) and ``messages`` (texts with ``{named}`` fields).
 
 >>> catalog = Catalog.load()
 >>> catalog.text("en", "error.not_your_turn")
-"It is not your turn."
+'It is not your turn.'
 >>> catalog.command_for("เริ่ม"), catalog.command_for("対局"), catalog.command_for("NEW")
 ('new', 'new', 'new')
 """
