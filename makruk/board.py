@@ -121,6 +121,7 @@ class Board:
         self._window = 0  # ply of the last irreversible move: no repetition reaches before it
         self._stack: list[tuple] = []
         self._history = [(self._repetition_key(), bool(self._checkers))]
+        self._legal: list[Move] | None = None
 
     def copy(self) -> Board:
         other = object.__new__(type(self))
@@ -201,6 +202,12 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, the perpetual-check rule included (RULES.md, Repetition)."""
+        # Callers ask several times per position (parse, notation, outcome): compute once.
+        if self._legal is None:
+            self._legal = self._compute_legal_moves()
+        return list(self._legal)
+
+    def _compute_legal_moves(self) -> list[Move]:
         moves = self._pseudo_legal_filtered()
         if self.perpetual == "forbid" and self._may_repeat_thrice():
             allowed = [m for m in moves if not self._is_forbidden_perpetual(m)]
@@ -335,12 +342,14 @@ class Board:
             self.count = self._count_after_move(self.count, us)
         self._checkers = self._attackers(us, bb[KHUN + (BLACK_OFFSET if us else 0)].bit_length() - 1)
         self._history.append((self._repetition_key(), bool(self._checkers)))
+        self._legal = None
 
     def pop(self) -> Move:
         """Takes back the last move."""
         move = self.move_stack.pop()
         captured, self.halfmove_clock, self.count, self._key, self._checkers, self._window = self._stack.pop()
         self._history.pop()
+        self._legal = None
         self.turn = us = not self.turn
         if not us:
             self.fullmove_number -= 1
@@ -446,6 +455,7 @@ class Board:
             limit = BOARD_HONOUR_LIMIT
         self.count = Count(kind, self.turn, limit)
         self._history[-1] = (self._repetition_key(), self._history[-1][1])
+        self._legal = None
         return self.count
 
     def can_stop_count(self) -> bool:
@@ -457,6 +467,7 @@ class Board:
             raise IllegalMoveError("only the side that declared the count may stop it, on its turn", code="no_count")
         self.count = None
         self._history[-1] = (self._repetition_key(), self._history[-1][1])
+        self._legal = None
 
     def _count_after_move(self, count: Count, mover: Color) -> Count | None:
         if count.kind == "board" and (is_bare(self._squares, WHITE) or is_bare(self._squares, BLACK)):

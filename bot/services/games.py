@@ -9,9 +9,11 @@ process, a compare-and-set on the game's version across processes).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -99,6 +101,7 @@ class GameService:
         self._random = rng or random.Random()
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._boards: dict[int, tuple[int, Board]] = {}  # game id -> (version, board)
+        self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
 
     # --- the entry point --------------------------------------------------------------
 
@@ -230,7 +233,7 @@ class GameService:
         new = NewGame(
             platform=ctx.msg.platform,
             channel=ctx.msg.channel,
-            community=ctx.msg.community,
+            community=ctx.msg.community or ctx.msg.channel,
             white=mine if color == "w" else theirs,
             black=theirs if color == "w" else mine,
             start_fen=Board.starting_fen,
@@ -258,7 +261,7 @@ class GameService:
         new = NewGame(
             platform=ctx.msg.platform,
             channel=ctx.msg.channel,
-            community=ctx.msg.community,
+            community=ctx.msg.community or ctx.msg.channel,
             white=Seat.human(me.id) if color == "w" else Seat.engine(level),
             black=Seat.engine(level) if color == "w" else Seat.human(me.id),
             start_fen=Board.starting_fen,
@@ -826,11 +829,21 @@ class GameService:
     async def _game_reply(self, ctx: Context, game: Game, board: Board, event: str, *,
                           last: Move | None = None, flip: bool = False, selected: int | None = None) -> Reply:
         players = await self._players_of(game)
-        return self.present.game(
+        reply = self.present.game(
             ctx.language, game, board, self._names(game, players), event,
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
             flip=flip, settings=ctx.settings, actor=ctx.msg.user, selected=selected,
         )
+        return await self.with_image(reply)
+
+    async def with_image(self, reply: Reply) -> Reply:
+        """The reply with its board drawn off the event loop: Pillow releases the GIL while it
+        quantizes and compresses, so the drawing threads use the machine's other core."""
+        if reply.board is None or reply.image is not None:
+            return reply
+        loop = asyncio.get_running_loop()
+        image = await loop.run_in_executor(self._render_pool, self.present.render, reply.board)
+        return dataclasses.replace(reply, image=image)
 
 
 def _read_square(text: str) -> int | None:

@@ -98,7 +98,6 @@ class Presenter:
             kind="game" if game.status == "active" else "game_over",
             text="\n".join(line for line in lines if line),
             language=language,
-            image=self.render(board_view),
             board=board_view,
             actions=self._actions(language, game, board) if game.status == "active" else (),
             game=view,
