@@ -24,7 +24,6 @@ class Settings:
     public_base_url: str | None = None
     line_api_base_url: str | None = None
     fairy_stockfish: str | None = None
-    image_dir: Path | None = None
     log_level: str = "INFO"
 
     @classmethod
@@ -55,7 +54,6 @@ class Settings:
                 raise ValueError(f"{name} must be one of {', '.join(LANGUAGES)}, got {value!r}")
             return value
 
-        image_dir = get("IMAGE_DIR")
         return cls(
             database_path=Path(get("DATABASE_PATH") or "makruk.db"),
             language=language("BOT_LANGUAGE", "en"),
@@ -68,7 +66,6 @@ class Settings:
             public_base_url=get("PUBLIC_BASE_URL"),
             line_api_base_url=get("LINE_API_BASE_URL"),
             fairy_stockfish=get("FAIRY_STOCKFISH"),
-            image_dir=Path(image_dir) if image_dir else None,
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
         )
 
