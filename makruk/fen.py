@@ -43,11 +43,11 @@ def parse_fen(fen: str) -> FenFields:
     turn = _parse_turn(fields[1] if len(fields) > 1 else "w", fen)
     if len(fields) > 2 and fields[2] != "-":
         raise InvalidFenError(f"Makruk has no castling; field 3 must be '-', got {fields[2]!r}")
-    if len(fields) > 3 and fields[3] != "-" and not fields[3].isdigit():
+    if len(fields) > 3 and fields[3] != "-" and not _is_number(fields[3]):
         raise InvalidFenError(f"Makruk has no en passant; field 4 must be '-', got {fields[3]!r}")
     halfmove = _parse_number(fields[4], "half-move clock", fen) if len(fields) > 4 else 0
     fullmove = _parse_number(fields[5], "move number", fen) if len(fields) > 5 else 1
-    if fields[3:4] and fields[3].isdigit():
+    if fields[3:4] and _is_number(fields[3]):
         halfmove = 0  # that field held Fairy-Stockfish's counting ply, not a clock
     _check_pieces(placement)
     return FenFields(tuple(placement), turn, halfmove, max(fullmove, 1))
@@ -90,8 +90,8 @@ def _parse_placement(text: str, fen: str) -> list[int]:
         i = 0
         while i < len(row):
             ch = row[i]
-            if ch.isdigit():
-                if ch == "0" or (i + 1 < len(row) and row[i + 1].isdigit()):
+            if ch in _DIGITS:
+                if ch == "0" or (i + 1 < len(row) and row[i + 1] in _DIGITS):
                     raise InvalidFenError(f"bad empty-square count in row {row_index + 1} {row!r}")
                 file += int(ch)
                 i += 1
@@ -122,9 +122,17 @@ def _parse_turn(text: str, fen: str) -> Color:
 def _parse_number(text: str, what: str, fen: str) -> int:
     if text == "-":
         return 0
-    if not text.isdigit():
+    if not _is_number(text):
         raise InvalidFenError(f"{what} must be a number, got {text!r}")
     return int(text)
+
+
+_DIGITS = "0123456789"
+
+
+def _is_number(text: str) -> bool:
+    # str.isdigit() also accepts digits like "²" (which int() refuses) and "٣" (which it reads).
+    return text.isascii() and text.isdigit()
 
 
 def _check_pieces(placement: list[int]) -> None:
