@@ -70,7 +70,7 @@ def _algebraic(board: Board, move: Move, letters, files, rank_name, *, thai: boo
         if move.promotion:
             text += "=M"
     else:
-        text = letters[piece.kind] + _disambiguation(board, move, letters, files, rank_name)
+        text = letters[piece.kind] + _disambiguation(board, move, files, rank_name)
         if thai:
             text += "x" if capture else "-"
         elif capture:
@@ -79,14 +79,16 @@ def _algebraic(board: Board, move: Move, letters, files, rank_name, *, thai: boo
     return text + _check_suffix(board, move)
 
 
-def _disambiguation(board: Board, move: Move, letters, files, rank_name) -> str:
-    letter = letters[board.piece_at(move.from_square).kind]
+def _disambiguation(board: Board, move: Move, files, rank_name) -> str:
+    # Rivals are pieces with the same SAN letter, in Thai too: Fairy-Stockfish's Bia Ngai is a
+    # Met, so it disambiguates ม็ and ง against each other although their Thai letters differ.
+    letter = SAN_LETTERS[board.piece_at(move.from_square).kind]
     rivals = [
         m.from_square
         for m in board.legal_moves()
         if m.to_square == move.to_square
         and m.from_square != move.from_square
-        and letters[board.piece_at(m.from_square).kind] == letter
+        and SAN_LETTERS[board.piece_at(m.from_square).kind] == letter
     ]
     if not rivals:
         return ""

@@ -17,3 +17,16 @@ from makruk import Board, InvalidFenError
 def test_fen_numbers_are_ascii_digits_only(fen):
     with pytest.raises(InvalidFenError):
         Board(fen)
+
+
+@pytest.mark.parametrize(
+    "uci, thai",
+    [("g5f6", "ม็ช-ฉ๖"), ("e7f6", "งจ-ฉ๖"), ("e7f8", "ง-ฉ๘"), ("g5h6", "ม็-ญ๖")],
+)
+def test_thai_san_disambiguates_met_and_bia_ngai_like_fairy_stockfish(uci, thai):
+    # Fairy-Stockfish's Bia Ngai is a Met: the two are rivals for a square even though the
+    # Thai letters (ม็, ง) differ. Expected strings are pyffish.get_san(..., NOTATION_THAI_SAN).
+    board = Board("8/4M~K2/8/6M1/8/8/2k5/8 w - - 8 79")
+    move = board.parse_move(uci)
+    assert board.thai_san(move) == thai
+    assert board.parse_move(thai) == move
