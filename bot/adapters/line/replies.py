@@ -1,0 +1,179 @@
+"""The service's replies as LINE messages: texts, a board picture (or tap-to-move imagemap), quick replies.
+
+One LINE reply holds at most five messages, so all texts of one answer come first (merged when
+there are too many) and then one board: the last one, which shows the position as it is now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from linebot.v3.messaging import (
+    ImagemapArea,
+    ImagemapBaseSize,
+    ImagemapMessage,
+    ImageMessage,
+    MentionSubstitutionObject,
+    Message,
+    MessageAction,
+    MessageImagemapAction,
+    QuickReply,
+    QuickReplyItem,
+    TextMessage,
+    TextMessageV2,
+    UserMentionTarget,
+)
+
+from makruk import SQUARE_NAMES, parse_square
+from makruk.notation import THAI_FILES
+from renderers import square_box
+
+from ...i18n import Catalog
+from ...messages import Action, BoardView, Reply, User
+from ...services.games import GameService, MoveChoice
+from .images import IMAGEMAP_BASE, ImageStore
+
+MAX_MESSAGES = 5
+MAX_TEXT = 5000
+MAX_QUICK_REPLIES = 13
+MAX_LABEL = 20
+MAX_ALT_TEXT = 400  # LINE allows 1500; notifications show far less
+MAX_IMAGEMAP_ACTIONS = 50
+
+
+@dataclass(frozen=True)
+class Chat:
+    """Where an answer goes: the service's channel key, and whether it is a 1:1 chat."""
+
+    channel: str
+    one_to_one: bool
+
+
+class Composer:
+    def __init__(self, games: GameService, images: ImageStore, catalog: Catalog) -> None:
+        self.games = games
+        self.images = images
+        self.catalog = catalog
+
+    async def messages(self, replies: Sequence[Reply], chat: Chat, answered: User | None) -> list[Message]:
+        """LINE messages for one answer (at most five). ``answered`` is the person who wrote, if any:
+        when it is their move, the board comes as a tap-to-move imagemap."""
+        spoken = [reply for reply in replies if reply.text.strip()]
+        board_reply = next((r for r in reversed(replies) if r.board is not None), None)
+        board = await self._board(board_reply, chat, answered) if board_reply is not None else None
+        room = MAX_MESSAGES - (board is not None)
+        if len(spoken) <= room:
+            messages = [self._text(reply, chat) for reply in spoken]
+        else:
+            messages = _merged([reply.text for reply in spoken], room)
+        if board is not None:
+            messages.append(board)
+        if messages and replies:
+            quick = self.quick_reply(replies[-1].actions, replies[-1].language)
+            if quick is not None:
+                messages[-1].quick_reply = quick
+        return messages
+
+    def quick_reply(self, actions: Sequence[Action], language: str) -> QuickReply | None:
+        items = [
+            QuickReplyItem(action=MessageAction(label=_label(a.label), text=self.command_text(a.command, language)))
+            for a in actions[:MAX_QUICK_REPLIES]
+        ]
+        return QuickReply(items=items) if items else None
+
+    def command_text(self, command: str, language: str) -> str:
+        """The command as the chat's language writes it (``resign`` -> ``ยอมแพ้``), if that word
+        means the same command; what a button sends shows in the chat as the person's own message."""
+        if " " in command:
+            return command
+        words = [w for w in self.catalog.command_names(language).get(command, []) if w != command]
+        if language != "en" and words and self.catalog.command_for(words[0]) == command:
+            return words[0]
+        return command
+
+    # --- texts ------------------------------------------------------------------------
+
+    def _text(self, reply: Reply, chat: Chat) -> Message:
+        text = reply.text[:MAX_TEXT]
+        mentions = [m for m in reply.mentions if m.id] if not chat.one_to_one else []
+        if not mentions or "{" in text or "}" in text:
+            return TextMessage(text=text)
+        substitution = {}
+        for i, user in enumerate(mentions[:20]):
+            key = f"m{i}"
+            placeholder = "{" + key + "}"
+            text = text.replace(user.name, placeholder, 1) if user.name and user.name in text else f"{placeholder} {text}"
+            substitution[key] = MentionSubstitutionObject(mentionee=UserMentionTarget(user_id=user.id))
+        return TextMessageV2(text=text[:MAX_TEXT], substitution=substitution)
+
+    # --- the board --------------------------------------------------------------------
+
+    async def _board(self, reply: Reply, chat: Chat, answered: User | None) -> Message:
+        view = reply.board
+        choices = await self._choices(reply, chat, answered)
+        if choices:
+            if view.selected is not None:
+                return await self._imagemap(view, reply.language, self._destination_areas(view, choices, reply.language),
+                                            "line.alt.targets")
+            return await self._imagemap(view, reply.language, self._piece_areas(view, choices, reply.language),
+                                        "line.alt.pieces")
+        original, preview = await self.images.board(view, reply.image)
+        return ImageMessage(original_content_url=original, preview_image_url=preview)
+
+    async def _choices(self, reply: Reply, chat: Chat, answered: User | None) -> list[MoveChoice]:
+        """The moves the answered person may tap, if the board shows the game as it is and it is their turn."""
+        if answered is None or reply.game is None or reply.game.status != "active":
+            return []
+        current = await self.games.channel_game("line", chat.channel)
+        if current is None or current.status != "active" or current.fen != reply.board.fen:
+            return []  # someone moved meanwhile: a plain picture cannot mislead
+        return await self.games.move_choices("line", chat.channel, answered)
+
+    def _piece_areas(self, view: BoardView, choices: list[MoveChoice], language: str) -> list[tuple[int, str]]:
+        word = self.command_text("select", language)
+        origins = sorted({c.from_square for c in choices})
+        return [(sq, f"{word} {_square_text(sq, view.coords)}") for sq in origins]
+
+    def _destination_areas(self, view: BoardView, choices: list[MoveChoice], language: str) -> list[tuple[int, str]]:
+        selected = parse_square(view.selected)
+        moves: dict[int, str] = {}
+        for choice in choices:
+            if choice.from_square == selected and (choice.to_square not in moves or choice.uci.endswith("m")):
+                moves[choice.to_square] = choice.uci  # with optional promotion, a tap promotes
+        areas = sorted(moves.items())
+        # Tapping another piece of one's own picks that one instead.
+        areas += [a for a in self._piece_areas(view, choices, language) if a[0] != selected and a[0] not in moves]
+        return areas[:MAX_IMAGEMAP_ACTIONS]
+
+    async def _imagemap(self, view: BoardView, language: str, areas: list[tuple[int, str]], alt_key: str) -> Message:
+        base_url = await self.images.imagemap(view)
+        actions = []
+        for square, text in areas:
+            left, top, right, bottom = square_box(square, IMAGEMAP_BASE, view.flip)
+            actions.append(MessageImagemapAction(
+                text=text, area=ImagemapArea(x=left, y=top, width=right - left, height=bottom - top)))
+        return ImagemapMessage(
+            base_url=base_url,
+            alt_text=self.catalog.text(language, alt_key)[:MAX_ALT_TEXT],
+            base_size=ImagemapBaseSize(width=IMAGEMAP_BASE, height=IMAGEMAP_BASE),
+            actions=actions,
+        )
+
+
+def _square_text(square: int, coords: str) -> str:
+    """``e3``, or ``จ3`` when the board is labelled in Thai (the service reads both)."""
+    if coords == "thai":
+        return THAI_FILES[square & 7] + str((square >> 3) + 1)
+    return SQUARE_NAMES[square]
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+def _merged(texts: list[str], room: int) -> list[Message]:
+    """Texts merged into as few messages as their length allows, at most ``room``."""
+    merged = "\n\n".join(texts)
+    parts = [merged[i:i + MAX_TEXT] for i in range(0, len(merged), MAX_TEXT)][:room]
+    return [TextMessage(text=part) for part in parts]

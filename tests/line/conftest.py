@@ -1,0 +1,62 @@
+"""Fixtures: a fake LINE API and the real LINE door on loopback, over a real SQLite file."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bot.adapters.line.main import LineDoor
+from bot.app import open_app
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.engines import RandomMover
+
+from .support import SECRET, TOKEN, FakeLine, Harness, free_socket
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def fake_line():
+    fake = FakeLine()
+    runner = web.AppRunner(fake.app(), access_log=None)
+    await runner.setup()
+    sock = free_socket()
+    site = web.SockSite(runner, sock)
+    await site.start()
+    fake.url = "http://127.0.0.1:%d" % sock.getsockname()[1]
+    yield fake
+    await runner.cleanup()
+
+
+@pytest.fixture
+def settings_for(tmp_path, fake_line):
+    def make(port: int) -> Settings:
+        return Settings(
+            database_path=tmp_path / "line.db",
+            line_channel_secret=SECRET,
+            line_channel_access_token=TOKEN,
+            public_base_url=f"http://127.0.0.1:{port}",
+            line_api_base_url=fake_line.url,
+            line_language="th",
+        )
+    return make
+
+
+@pytest.fixture
+async def line(settings_for, fake_line, clock):
+    sock = free_socket()
+    port = sock.getsockname()[1]
+    settings = settings_for(port)
+    async with open_app(settings, clock=clock, engine=RandomMover(seed=1)) as app:
+        async with LineDoor(settings, app, scheduler_interval=3600, push_retry_delays=(0.01, 0.01)) as door:
+            await door.listen(sock=sock)
+            async with aiohttp.ClientSession() as http:
+                harness = Harness(f"http://127.0.0.1:{port}", door, fake_line, http, settings.database_path)
+                harness.app = app
+                harness.clock = clock
+                yield harness

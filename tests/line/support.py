@@ -1,0 +1,284 @@
+"""A fake LINE Messaging API on loopback, signed webhook events, and a harness that plays chats.
+
+The fake answers like LINE does (status codes, JSON shapes, the reply token being single-use,
+409 for a retry key it already accepted) and records every request it gets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import io
+import itertools
+import json
+import socket
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+from aiohttp import web
+from PIL import Image
+
+SECRET = "test-channel-secret"
+TOKEN = "test-access-token"
+GROUP = "Cgroup0001"
+ROOM = "Rroom0001"
+BOT_ID = "Ubot0000"
+PEOPLE = {"Ualice001": "Alice", "Ubob00002": "Bob Builder", "Ucarol003": "Carol", "Udave0004": "Dave"}
+ALICE, BOB, CAROL, DAVE = PEOPLE
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    headers: dict
+    body: dict | None
+    status: int = 0  # what the fake answered
+
+
+@dataclass
+class FakeLine:
+    """The Messaging API as the SDK sees it."""
+
+    friends: dict[str, str] = field(default_factory=lambda: {ALICE: PEOPLE[ALICE], DAVE: PEOPLE[DAVE]})
+    members: dict[str, dict[str, str]] = field(default_factory=lambda: {GROUP: dict(PEOPLE), ROOM: dict(PEOPLE)})
+    requests: list[Recorded] = field(default_factory=list)
+    expired_tokens: set[str] = field(default_factory=set)
+    push_failures: int = 0  # answer this many pushes with 500 first
+    profile_delay: float = 0.0  # seconds before a profile answer (a slow LINE)
+    _used_tokens: set[str] = field(default_factory=set)
+    _retry_keys: set[str] = field(default_factory=set)
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._record])
+        app.router.add_post("/v2/bot/message/reply", self._reply)
+        app.router.add_post("/v2/bot/message/push", self._push)
+        app.router.add_get("/v2/bot/profile/{user}", self._profile)
+        app.router.add_get("/v2/bot/group/{chat}/member/{user}", self._member)
+        app.router.add_get("/v2/bot/room/{chat}/member/{user}", self._member)
+        return app
+
+    # what was asked
+
+    def calls(self, method: str | None = None, path_start: str = "") -> list[Recorded]:
+        return [r for r in self.requests if (method is None or r.method == method) and r.path.startswith(path_start)]
+
+    @property
+    def replies(self) -> list[Recorded]:
+        return self.calls("POST", "/v2/bot/message/reply")
+
+    @property
+    def pushes(self) -> list[Recorded]:
+        return self.calls("POST", "/v2/bot/message/push")
+
+    def profile_lookups(self) -> list[str]:
+        return [r.path for r in self.calls("GET")]
+
+    # how LINE answers
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler):
+        body = await request.json() if request.method == "POST" else None
+        recorded = Recorded(request.method, request.path, dict(request.headers), body)
+        self.requests.append(recorded)
+        if request.headers.get("Authorization") != f"Bearer {TOKEN}":
+            response = web.json_response({"message": "Authentication failed"}, status=401)
+        else:
+            response = await handler(request)
+        recorded.status = response.status
+        return response
+
+    async def _reply(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        token = body.get("replyToken")
+        problem = _check_messages(body.get("messages"))
+        if problem:
+            return web.json_response({"message": problem}, status=400)
+        if token in self.expired_tokens or token in self._used_tokens:
+            return web.json_response({"message": "Invalid reply token"}, status=400)
+        self._used_tokens.add(token)
+        return web.json_response(self._sent(body["messages"]))
+
+    async def _push(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        problem = _check_messages(body.get("messages")) or (None if body.get("to") else "'to' is required")
+        if problem:
+            return web.json_response({"message": problem}, status=400)
+        key = request.headers.get("X-Line-Retry-Key")
+        if key in self._retry_keys:
+            return web.json_response({"message": "The retry key is already accepted"}, status=409,
+                                     headers={"x-line-accepted-request-id": "accepted"})
+        if self.push_failures > 0:
+            self.push_failures -= 1
+            return web.json_response({"message": "Internal error"}, status=500)
+        if key:
+            self._retry_keys.add(key)
+        return web.json_response(self._sent(body["messages"]))
+
+    async def _profile(self, request: web.Request) -> web.Response:
+        await asyncio.sleep(self.profile_delay)
+        user = request.match_info["user"]
+        if user not in self.friends:
+            return web.json_response({"message": "Not found"}, status=404)
+        return web.json_response({"userId": user, "displayName": self.friends[user], "language": "th",
+                                  "pictureUrl": "https://profile.line-scdn.net/x"})
+
+    async def _member(self, request: web.Request) -> web.Response:
+        await asyncio.sleep(self.profile_delay)
+        chat, user = request.match_info["chat"], request.match_info["user"]
+        name = self.members.get(chat, {}).get(user)
+        if name is None:
+            return web.json_response({"message": "Not found"}, status=404)
+        return web.json_response({"userId": user, "displayName": name})
+
+    def _sent(self, messages: list) -> dict:
+        return {"sentMessages": [{"id": str(next(self._ids)), "quoteToken": "q"} for _ in messages]}
+
+
+def _check_messages(messages) -> str | None:
+    """The limits LINE enforces that our replies could break."""
+    if not isinstance(messages, list) or not 1 <= len(messages) <= 5:
+        return "May not be empty or longer than 5"
+    for message in messages:
+        quick = (message.get("quickReply") or {}).get("items", [])
+        if len(quick) > 13 or any(len(i["action"]["label"]) > 20 for i in quick):
+            return "invalid quick reply"
+        if message["type"] == "text" and not 0 < len(message["text"]) <= 5000:
+            return "invalid text"
+        if message["type"] == "imagemap":
+            if not 0 < len(message["actions"]) <= 50 or len(message["altText"]) > 1500:
+                return "invalid imagemap"
+            if message["baseSize"]["width"] != 1040:
+                return "invalid imagemap base size"
+        if message["type"] == "image" and not all(
+                message[k].startswith(("https://", "http://127.0.0.1")) for k in ("originalContentUrl", "previewImageUrl")):
+            return "invalid image url"
+    return None
+
+
+# --- webhook requests -----------------------------------------------------------------
+
+_event_ids = itertools.count(1)
+
+
+def sign(body: bytes, secret: str = SECRET) -> str:
+    return base64.b64encode(hmac.new(secret.encode(), body, hashlib.sha256).digest()).decode()
+
+
+def source(user: str | None, *, group: str | None = None, room: str | None = None) -> dict:
+    if group:
+        return {"type": "group", "groupId": group, **({"userId": user} if user else {})}
+    if room:
+        return {"type": "room", "roomId": room, **({"userId": user} if user else {})}
+    return {"type": "user", "userId": user}
+
+
+def event(kind: str, src: dict, *, redelivery: bool = False, event_id: str | None = None, **fields) -> dict:
+    n = next(_event_ids)
+    return {
+        "type": kind,
+        "mode": "active",
+        "timestamp": 1767225600000 + n,
+        "source": src,
+        "webhookEventId": event_id or f"01HTESTEVENT{n:014d}",
+        "deliveryContext": {"isRedelivery": redelivery},
+        **fields,
+    }
+
+
+def text_event(text: str, src: dict, *, mentions: dict[str, str] | None = None, **options) -> dict:
+    """A text message; ``mentions`` maps each ``@Display Name`` written in ``text`` to a user id
+    (``BOT_ID`` marks the bot itself)."""
+    message = {"id": str(next(_event_ids)), "type": "text", "text": text, "quoteToken": "qt"}
+    if mentions:
+        mentionees = []
+        for written, user_id in mentions.items():
+            index = text.index(written)
+            utf16_index = len(text[:index].encode("utf-16-le")) // 2
+            mentionees.append({"type": "user", "index": utf16_index, "length": len(written.encode("utf-16-le")) // 2,
+                               "userId": user_id, **({"isSelf": True} if user_id == BOT_ID else {})})
+        message["mention"] = {"mentionees": mentionees}
+    n = next(_event_ids)
+    return event("message", src, replyToken=f"reply-token-{n}", message=message, **options)
+
+
+def payload(*events: dict) -> bytes:
+    return json.dumps({"destination": BOT_ID, "events": list(events)}, ensure_ascii=False).encode()
+
+
+# --- reading what we sent ----------------------------------------------------------------
+
+def texts(messages: list[dict]) -> str:
+    return "\n".join(m["text"] for m in messages if m["type"] in ("text", "textV2"))
+
+
+def boards(messages: list[dict]) -> list[dict]:
+    return [m for m in messages if m["type"] in ("image", "imagemap")]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size
+
+
+def database_dump(path: Path) -> list[str]:
+    with sqlite3.connect(path) as conn:
+        return list(conn.iterdump())
+
+
+def free_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+class Harness:
+    """Posts signed webhooks to the real server and reads what reached the fake LINE."""
+
+    def __init__(self, base_url: str, door, fake: FakeLine, http: aiohttp.ClientSession, db: Path) -> None:
+        self.base_url = base_url
+        self.door = door
+        self.fake = fake
+        self.http = http
+        self.db = db
+
+    async def post(self, body: bytes, *, signature: str | None = "sign", headers: dict | None = None,
+                   wait: bool = True) -> int:
+        """Posts a webhook request; with ``wait``, also waits until its events are handled."""
+        sent = dict(headers or {})
+        if signature == "sign":
+            sent["X-Line-Signature"] = sign(body)
+        elif signature is not None:
+            sent["X-Line-Signature"] = signature
+        sent.setdefault("Content-Type", "application/json")
+        async with self.http.post(f"{self.base_url}/callback", data=body, headers=sent) as response:
+            status = response.status
+            await response.read()
+        if wait:
+            await self.door.webhook.drain()
+        return status
+
+    async def send(self, *events: dict) -> list[list[dict]]:
+        """Posts the events in one webhook; returns the messages replied to each (empty: no reply)."""
+        before = len(self.fake.replies)
+        assert await self.post(payload(*events)) == 200
+        by_token = {r.body["replyToken"]: r.body["messages"] for r in self.fake.replies[before:] if r.status == 200}
+        return [by_token.get(e.get("replyToken"), []) for e in events]
+
+    async def say(self, user: str, text: str, *, group: str | None = None, room: str | None = None,
+                  mentions: dict[str, str] | None = None) -> list[dict]:
+        (messages,) = await self.send(text_event(text, source(user, group=group, room=room), mentions=mentions))
+        return messages
+
+    async def fetch(self, url: str) -> tuple[int, str, bytes]:
+        async with self.http.get(url) as response:
+            return response.status, response.headers.get("Content-Type", ""), await response.read()
