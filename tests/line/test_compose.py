@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
+
+from linebot.v3.webhooks import GroupSource, RoomSource, UserSource
+from PIL import Image
+
 from bot.adapters.line.handler import _span, place_of, target_of
 from bot.adapters.line.replies import Chat
 from bot.commands import parse_command
 from bot.messages import Action, Incoming, Reply, User
-from linebot.v3.webhooks import GroupSource, RoomSource, UserSource
 
-from .support import ALICE, BOB, BOT_ID, GROUP, texts
+from .support import ALICE, BOB, BOT_ID, GROUP, png_size, texts
 
 
 def dump(messages) -> list[dict]:
@@ -78,3 +82,15 @@ def test_channel_keys_name_the_chat_kind():
     assert place_of(RoomSource(room_id="R5", user_id="U1")).channel == "room:R5"
     assert place_of(UserSource()) is None
     assert target_of("room:R5") == "R5" and target_of("user:U1") == "U1"
+
+
+async def test_pictures_without_a_board_get_a_shrunk_preview(line):
+    card = io.BytesIO()
+    Image.new("RGB", (600, 800), "white").save(card, "PNG")
+    reply = Reply(kind="puzzle", text="ปริศนาประจำวัน", language="th", image=card.getvalue())
+    text, picture = dump(await line.door.composer.messages([reply], Chat(f"group:{GROUP}", False), answered=None))
+    assert text["text"] == "ปริศนาประจำวัน" and picture["type"] == "image"
+    status, kind, original = await line.fetch(picture["originalContentUrl"])
+    assert status == 200 and kind == "image/png" and original == card.getvalue()
+    status, kind, preview = await line.fetch(picture["previewImageUrl"])
+    assert status == 200 and png_size(preview) == (240, 320)

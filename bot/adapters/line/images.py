@@ -4,7 +4,7 @@ LINE does not take uploads for image and imagemap messages: it fetches URLs. So 
 is written once under its SHA-256 and served from ``PUBLIC_BASE_URL``:
 
 - ``/images/{sha256}.png`` — the board as the service drew it (about 50 KB; LINE allows 10 MB);
-- ``/images/{sha256}-preview.png`` — the same position at 240 px for the chat's preview (< 1 MB);
+- ``/images/{sha256}-preview.png`` — the same picture at 240 px for the chat's preview (< 1 MB);
 - ``/imagemap/{key}/{width}`` — a tap-to-move board; LINE asks for widths 1040, 700, 460, 300
   and 240 and scales the tap areas, which are given for 1040 (``key`` hashes the board view).
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
 import logging
 import os
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 IMAGEMAP_WIDTHS = (1040, 700, 460, 300, 240)
 IMAGEMAP_BASE = 1040  # tap areas are given for this width
 FULL_SIZE = 800  # used when the service sent no image of its own
+PREVIEW_WIDTH = 240
 KEEP_DAYS = 30  # old chat messages lose their picture after this
 _HASH = re.compile(r"[0-9a-f]{64}")
 _CACHE = {"Cache-Control": "public, max-age=31536000, immutable"}
@@ -44,21 +46,19 @@ class ImageStore:
 
     # --- writing ----------------------------------------------------------------------
 
-    async def board(self, view: BoardView, png: bytes | None) -> tuple[str, str]:
-        """The original and preview URLs of a board image (drawn from ``view`` if ``png`` is None)."""
-        return await asyncio.to_thread(self._board, view, png)
+    async def picture(self, png: bytes | None, view: BoardView | None) -> tuple[str, str]:
+        """The original and preview URLs of a picture: a board (drawn from ``view`` if ``png`` is
+        None) or any other PNG the service sent (a puzzle card), whose preview is shrunk from it."""
+        return await asyncio.to_thread(self._picture, png, view)
 
-    def _board(self, view: BoardView, png: bytes | None) -> tuple[str, str]:
+    def _picture(self, png: bytes | None, view: BoardView | None) -> tuple[str, str]:
         if png is None:
             png = _render(view, FULL_SIZE)
         digest = hashlib.sha256(png).hexdigest()
         self._write(f"{digest}.png", png)
         preview = self.directory / f"{digest}-preview.png"
         if not preview.exists():
-            from renderers import render_preview
-
-            self._write(preview.name, render_preview(view.fen, flip=view.flip, last_move=view.last_move,
-                                                     selected=view.selected, targets=view.targets))
+            self._write(preview.name, _preview(view) if view is not None else _shrink(png))
         return f"{self.base_url}/images/{digest}.png", f"{self.base_url}/images/{digest}-preview.png"
 
     async def imagemap(self, view: BoardView) -> str:
@@ -129,6 +129,23 @@ def _render(view: BoardView, size: int) -> bytes:
 
     return render_board(view.fen, size=size, flip=view.flip, last_move=view.last_move, coords=view.coords,
                         selected=view.selected, targets=view.targets, arrows=view.arrows)
+
+
+def _preview(view: BoardView) -> bytes:
+    from renderers import render_preview
+
+    return render_preview(view.fen, flip=view.flip, last_move=view.last_move, selected=view.selected,
+                          targets=view.targets)
+
+
+def _shrink(png: bytes) -> bytes:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        image.thumbnail((PREVIEW_WIDTH, PREVIEW_WIDTH * 4))
+        out = io.BytesIO()
+        image.save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def _view(data: dict) -> BoardView:

@@ -111,8 +111,9 @@ class LineDoor:
                                    language=settings.line_language, **options)
         self.webhook = Webhook(settings.line_channel_secret, self.handler.handle)
         self.web_app = create_app(self.webhook, self.images)
-        self.scheduler = Scheduler([self.app.games.tick, self._housekeeping], self.handler.deliver,
-                                   interval=self._interval)
+        # App.jobs (games and daily puzzles) where the App has it; else the games' clock alone.
+        jobs = list(getattr(self.app, "jobs", None) or [self.app.games.tick])
+        self.scheduler = Scheduler([*jobs, self._housekeeping], self.handler.deliver, interval=self._interval)
         return self
 
     async def listen(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,

@@ -1,7 +1,7 @@
 """The service's replies as LINE messages: texts, a board picture (or tap-to-move imagemap), quick replies.
 
 One LINE reply holds at most five messages, so all texts of one answer come first (merged when
-there are too many) and then one board: the last one, which shows the position as it is now.
+there are too many) and then one picture: the last one, which shows the position as it is now.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ class Composer:
         """LINE messages for one answer (at most five). ``answered`` is the person who wrote, if any:
         when it is their move, the board comes as a tap-to-move imagemap."""
         spoken = [reply for reply in replies if reply.text.strip()]
-        board_reply = next((r for r in reversed(replies) if r.board is not None), None)
-        board = await self._board(board_reply, chat, answered) if board_reply is not None else None
+        pictured = next((r for r in reversed(replies) if r.board is not None or r.image is not None), None)
+        board = await self._picture(pictured, chat, answered) if pictured is not None else None
         room = MAX_MESSAGES - (board is not None)
         if len(spoken) <= room:
             messages = [self._text(reply, chat) for reply in spoken]
@@ -107,18 +107,18 @@ class Composer:
             substitution[key] = MentionSubstitutionObject(mentionee=UserMentionTarget(user_id=user.id))
         return TextMessageV2(text=text[:MAX_TEXT], substitution=substitution)
 
-    # --- the board --------------------------------------------------------------------
+    # --- the picture ------------------------------------------------------------------
 
-    async def _board(self, reply: Reply, chat: Chat, answered: User | None) -> Message:
+    async def _picture(self, reply: Reply, chat: Chat, answered: User | None) -> Message:
         view = reply.board
-        choices = await self._choices(reply, chat, answered)
+        choices = await self._choices(reply, chat, answered) if view is not None else []
         if choices:
             if view.selected is not None:
                 return await self._imagemap(view, reply.language, self._destination_areas(view, choices, reply.language),
                                             "line.alt.targets")
             return await self._imagemap(view, reply.language, self._piece_areas(view, choices, reply.language),
                                         "line.alt.pieces")
-        original, preview = await self.images.board(view, reply.image)
+        original, preview = await self.images.picture(reply.image, view)
         return ImageMessage(original_content_url=original, preview_image_url=preview)
 
     async def _choices(self, reply: Reply, chat: Chat, answered: User | None) -> list[MoveChoice]:
