@@ -182,31 +182,34 @@ def undo_moves(
     return cache.put(game_from_row(row, moves))
 
 
-def due_deadlines(conn: sqlite3.Connection, now: str) -> list[Game]:
+def due_deadlines(conn: sqlite3.Connection, now: str, platform: str | None) -> list[Game]:
     return _select_games(
         conn,
-        "status = 'active' AND deadline <= ? ORDER BY deadline, id",
-        (now,),
+        "status = 'active' AND deadline <= ? AND (? IS NULL OR platform = ?) ORDER BY deadline, id",
+        (now, platform, platform),
     )
 
 
-def due_reminders(conn: sqlite3.Connection, now: str) -> list[Game]:
+def due_reminders(conn: sqlite3.Connection, now: str, platform: str | None) -> list[Game]:
     return _select_games(
         conn,
         """status = 'active' AND reminded = 0 AND remind_at <= ?
-           AND (deadline IS NULL OR deadline > ?) ORDER BY remind_at, id""",
-        (now, now),
+           AND (deadline IS NULL OR deadline > ?) AND (? IS NULL OR platform = ?)
+           ORDER BY remind_at, id""",
+        (now, now, platform, platform),
     )
 
 
-def expire_challenges(conn: sqlite3.Connection, before: str, now: str) -> list[Game]:
+def expire_challenges(
+    conn: sqlite3.Connection, before: str, now: str, platform: str | None
+) -> list[Game]:
     with write_tx(conn):
         rows = conn.execute(
             f"""UPDATE games SET status = 'aborted', reason = 'expired',
                     version = version + 1, updated = ?
-                WHERE status = 'challenge' AND created < ?
+                WHERE status = 'challenge' AND created < ? AND (? IS NULL OR platform = ?)
                 RETURNING {GAME_COLUMNS}""",
-            (now, before),
+            (now, before, platform, platform),
         ).fetchall()
         return _with_moves(conn, sorted(rows, key=lambda r: r[0]))
 

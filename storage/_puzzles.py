@@ -22,6 +22,7 @@ from .records import (
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
+    PuzzleProgress,
     PuzzleScore,
     Streak,
     Subscription,
@@ -33,6 +34,7 @@ SUBSCRIPTION_COLUMNS: Final = (
 )
 POST_COLUMNS: Final = "id, platform, channel, puzzle_id, subscription_id, local_date, posted"
 ATTEMPT_COLUMNS: Final = "post_id, player_id, tries, solved, first_at, solved_at"
+PROGRESS_COLUMNS: Final = "post_id, player_id, ply, gave_up, updated"
 _SEEN_IN_CHAT: Final = "puzzle_posts.platform, puzzle_posts.channel, puzzle_posts.puzzle_id"
 
 
@@ -268,6 +270,46 @@ def puzzle_leaderboard(
         },
     ).fetchall()
     return [PuzzleScore(*row) for row in rows]
+
+
+def recent_posts(
+    conn: sqlite3.Connection, platform: str, channel: str, limit: int
+) -> list[PuzzlePost]:
+    rows = conn.execute(
+        f"""SELECT {POST_COLUMNS} FROM puzzle_posts WHERE platform = ? AND channel = ?
+            ORDER BY id DESC LIMIT ?""",
+        (platform, channel, limit),
+    ).fetchall()
+    return [_post(row) for row in rows]
+
+
+def get_progress(conn: sqlite3.Connection, post_id: int, player_id: int) -> PuzzleProgress | None:
+    row = conn.execute(
+        f"SELECT {PROGRESS_COLUMNS} FROM puzzle_progress WHERE post_id = ? AND player_id = ?",
+        (post_id, player_id),
+    ).fetchone()
+    return None if row is None else _progress(row)
+
+
+def save_progress(
+    conn: sqlite3.Connection, post_id: int, player_id: int, ply: int, gave_up: bool, now: str
+) -> PuzzleProgress:
+    with write_tx(conn):
+        get_post(conn, post_id)  # NotFound rather than a foreign-key error
+        row = conn.execute(
+            f"""INSERT INTO puzzle_progress (post_id, player_id, ply, gave_up, updated)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (post_id, player_id) DO UPDATE SET ply = excluded.ply,
+                    gave_up = excluded.gave_up, updated = excluded.updated
+                RETURNING {PROGRESS_COLUMNS}""",
+            (post_id, player_id, ply, int(gave_up), now),
+        ).fetchall()[0]
+    return _progress(row)
+
+
+def _progress(row: Sequence[Any]) -> PuzzleProgress:
+    post_id, player_id, ply, gave_up, updated = row
+    return PuzzleProgress(post_id, player_id, ply, bool(gave_up), decode_time(updated))
 
 
 def _insert_post(

@@ -26,6 +26,7 @@ from .records import (
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
+    PuzzleProgress,
     PuzzleScore,
     RatingUpdate,
     Streak,
@@ -152,16 +153,18 @@ class Storage(ABC):
         """Take back the last `count` plies (a takeback) and apply `changes`, as one CAS."""
 
     @abstractmethod
-    async def due_deadlines(self, now: datetime) -> list[Game]:
-        """Active games whose move deadline is at or before `now`, earliest first."""
+    async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        """Active games whose move deadline is at or before `now`, earliest first. Only `platform`'s, if given."""
 
     @abstractmethod
-    async def due_reminders(self, now: datetime) -> list[Game]:
-        """Active games not yet reminded whose reminder time has come, deadline not passed."""
+    async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        """Active games not yet reminded whose reminder time has come, deadline not passed. Only `platform`'s, if given."""
 
     @abstractmethod
-    async def expire_challenges(self, before: datetime) -> list[Game]:
-        """Abort (reason "expired") every challenge created before `before`; return them."""
+    async def expire_challenges(
+        self, before: datetime, *, platform: Platform | None = None
+    ) -> list[Game]:
+        """Abort (reason "expired") every challenge created before `before`; return them. Only `platform`'s, if given."""
 
     @abstractmethod
     async def finished_games(
@@ -277,6 +280,22 @@ class Storage(ABC):
         limit: int = 10,
     ) -> list[PuzzleScore]:
         """Who solved most in the chat (fewest tries first); one day's daily post if dated."""
+
+    @abstractmethod
+    async def recent_posts(
+        self, platform: Platform, channel: str, *, limit: int = 10
+    ) -> list[PuzzlePost]:
+        """The chat's latest puzzle posts, newest first."""
+
+    @abstractmethod
+    async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
+        """How far a player has got through a post's solution, if they started."""
+
+    @abstractmethod
+    async def save_progress(
+        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False
+    ) -> PuzzleProgress:
+        """Record a player's place in a post's solution (and whether they gave up)."""
 
     # Webhook de-duplication
 

@@ -319,6 +319,17 @@ class Streak:
 
 
 @dataclass(frozen=True, slots=True)
+class PuzzleProgress:
+    """How far one player has got through one post's solution (opponent replies included)."""
+
+    post_id: int
+    player_id: int
+    ply: int
+    gave_up: bool
+    updated: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class PuzzleScore:
     """A leaderboard row of a chat's puzzles."""
 

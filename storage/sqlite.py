@@ -35,6 +35,7 @@ from .records import (
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
+    PuzzleProgress,
     PuzzleScore,
     RatingUpdate,
     Streak,
@@ -216,14 +217,18 @@ class SqliteStorage(Storage):
             _games.undo_moves, self._moves, game_id, expected_version, count, changes, self._now()
         )
 
-    async def due_deadlines(self, now: datetime) -> list[Game]:
-        return await self._run(_games.due_deadlines, encode_time(now))
+    async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._run(_games.due_deadlines, encode_time(now), platform)
 
-    async def due_reminders(self, now: datetime) -> list[Game]:
-        return await self._run(_games.due_reminders, encode_time(now))
+    async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._run(_games.due_reminders, encode_time(now), platform)
 
-    async def expire_challenges(self, before: datetime) -> list[Game]:
-        return await self._run(_games.expire_challenges, encode_time(before), self._now())
+    async def expire_challenges(
+        self, before: datetime, *, platform: Platform | None = None
+    ) -> list[Game]:
+        return await self._run(
+            _games.expire_challenges, encode_time(before), self._now(), platform
+        )
 
     async def finished_games(
         self, player_id: int, *, limit: int = 20, before_id: int | None = None
@@ -319,6 +324,21 @@ class SqliteStorage(Storage):
         limit: int = 10,
     ) -> list[PuzzleScore]:
         return await self._run(_puzzles.puzzle_leaderboard, platform, channel, local_date, limit)
+
+    async def recent_posts(
+        self, platform: Platform, channel: str, *, limit: int = 10
+    ) -> list[PuzzlePost]:
+        return await self._run(_puzzles.recent_posts, platform, channel, limit)
+
+    async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
+        return await self._run(_puzzles.get_progress, post_id, player_id)
+
+    async def save_progress(
+        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False
+    ) -> PuzzleProgress:
+        return await self._run(
+            _puzzles.save_progress, post_id, player_id, ply, gave_up, self._now()
+        )
 
     # Webhook de-duplication
 

@@ -29,9 +29,12 @@ from ..clock import Clock, SystemClock
 from ..commands import Command, parse_command
 from ..config import Settings
 from ..engines import Engine, EnginePosition, RandomMover
+from ..engines.levels import ENGINE_DEVIATION
+from ..engines.levels import rating as level_rating
 from ..i18n import Catalog, normalize_language
 from ..messages import MAX_MESSAGE_LENGTH, GameView, Incoming, Notice, Reply, User
 from ..pgn import export_pgn
+from . import analysis
 from .presenter import Presenter
 from .replay import CountEvent, dump_events, load_events, replay
 
@@ -91,8 +94,10 @@ class GameService:
         catalog: Catalog | None = None,
         render=None,
         rng: random.Random | None = None,
+        puzzles=None,
     ) -> None:
         self.storage = storage
+        self.puzzles = puzzles  # bot.services.puzzles.PuzzleService, when puzzles are on
         self.settings = settings
         self.clock = clock or SystemClock()
         self.engine = engine or RandomMover()
@@ -112,6 +117,8 @@ class GameService:
             try:
                 return await self._handle(msg)
             except Refusal as refusal:
+                if not msg.addressed and not await self._plays_here(msg):
+                    return []  # chatter that merely looks like a command: no answer to the group
                 language = await self._language_safely(msg)
                 return [self.present.error(language, refusal.code, private=refusal.private, **refusal.fields)]
             except VersionConflict:
@@ -154,6 +161,15 @@ class GameService:
             return from_client
         return self.settings.line_language if msg.platform == "line" else self.settings.language
 
+    async def _plays_here(self, msg: Incoming) -> bool:
+        """Whether the sender is a player of the channel's open game."""
+        try:
+            game = await self.storage.active_game(msg.platform, msg.channel)
+            player = await self.storage.find_player(msg.platform, msg.user.id)
+        except StorageError:
+            return False
+        return game is not None and player is not None and player.id in game.player_ids
+
     async def _language_safely(self, msg: Incoming) -> str:
         try:
             settings = await self.storage.get_channel_settings(msg.platform, msg.channel)
@@ -194,6 +210,9 @@ class GameService:
 
     async def _bare_text(self, ctx: Context, command: Command) -> list[Reply]:
         game = ctx.game
+        answered = await self._puzzle_answer(ctx, command.args[0])
+        if answered is not None:
+            return answered
         if game is not None and game.status == "active" and self._looks_like_move(ctx, command.args[0]):
             return await self._cmd_move(ctx, command.args)
         if not (ctx.msg.addressed or command.prefixed):
@@ -268,7 +287,7 @@ class GameService:
             promotion=options.promotion or ctx.settings.promotion or "forced",
             perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
             move_seconds=seconds,
-            rated=False,
+            rated=True,  # against the level's fixed rating (see _rating_updates)
             created_by=me.id,
             status="active",
             deadline=now + timedelta(seconds=seconds),
@@ -369,6 +388,9 @@ class GameService:
     async def _cmd_move(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         if not args:
             raise Refusal("move_missing")
+        answered = await self._puzzle_answer(ctx, " ".join(args))
+        if answered is not None:
+            return answered
         text = " ".join(args)
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
@@ -458,6 +480,32 @@ class GameService:
             raise Refusal("cannot_select")
         reply = await self._game_reply(ctx, game, board, "selected", selected=square)
         return [reply]
+
+    # --- hint and review: the engine's advice (bot/services/analysis.py) --------------
+
+    async def _cmd_hint(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        if self.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
+            return await self._puzzle_command(ctx, "hint", args)  # no game: a hint for the chat's puzzle
+        game, board = self._require_active(ctx)
+        color = await self._my_color(ctx, game)
+        if not (game.white.is_engine or game.black.is_engine):
+            raise Refusal("hint_bot_only")
+        if ("w" if board.turn else "b") != color:
+            raise Refusal("not_your_turn")
+        if board.is_game_over():
+            raise Refusal("game_over")
+        shown = await self._game_reply(ctx, game, board, "board")
+        reply = await analysis.hint(self.engine, self.present, ctx.language, board, self._position(game), shown)
+        return [await self.with_image(reply)]
+
+    async def _cmd_review(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        if ctx.game is not None:
+            raise Refusal("review_not_finished")
+        game = await self.storage.last_game(ctx.msg.platform, ctx.msg.channel)
+        if game is None or game.status != "finished":
+            raise Refusal("no_game")
+        names = self._names(game, await self._players_of(game))
+        return [await analysis.review(self.engine, self.present, ctx.language, game, names)]
 
     # --- resign, draw, takeback -------------------------------------------------------
 
@@ -696,18 +744,65 @@ class GameService:
             for m in board.legal_moves()
         ]
 
+    async def turn_choices(self, platform: str, channel: str) -> list[MoveChoice]:
+        """The legal moves of whoever is to move in the channel's game, when a person is (empty
+        otherwise): what a tap-to-move menu shown to everyone offers. Read-only."""
+        game = await self.storage.active_game(platform, channel)
+        if game is None or game.status != "active":
+            return []
+        seat = game.seat("w" if self._board(game).turn else "b")
+        if seat is None or seat.is_engine:
+            return []
+        player = await self.storage.get_player(seat.player_id)
+        return await self.move_choices(platform, channel, User(player.user_id, player.display_name))
+
+    # --- puzzles: bot/services/puzzles.py decides; these only route -------------------
+
+    async def _cmd_puzzle(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await self._puzzle_command(ctx, "puzzle", args)
+
+    async def _cmd_giveup(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await self._puzzle_command(ctx, "giveup", args)
+
+    async def _cmd_subscribe(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await self._puzzle_command(ctx, "subscribe", args)
+
+    async def _cmd_unsubscribe(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await self._puzzle_command(ctx, "unsubscribe", args)
+
+    async def _cmd_puzzletop(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await self._puzzle_command(ctx, "puzzletop", args)
+
+    async def _cmd_streak(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await self._puzzle_command(ctx, "streak", args)
+
+    async def _puzzle_command(self, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
+        if self.puzzles is None:
+            raise Refusal("unknown_command")
+        return await self.puzzles.command(ctx.msg, ctx.language, name, args)
+
+    async def _puzzle_answer(self, ctx: Context, text: str) -> list[Reply] | None:
+        """A move for the chat's open puzzle while no game is being played; None otherwise."""
+        if self.puzzles is None or (ctx.game is not None and ctx.game.status == "active"):
+            return None
+        return await self.puzzles.answer(ctx.msg, ctx.language, text)
+
     # --- the clock --------------------------------------------------------------------
 
-    async def tick(self) -> list[Notice]:
-        """Expires challenges, sends reminders, ends games lost on time. Call it periodically."""
+    async def tick(self, platform: str | None = None) -> list[Notice]:
+        """Expires challenges, sends reminders, ends games lost on time. Call it periodically.
+
+        A door passes its ``platform``, so that it only takes the notices it can deliver.
+        """
         now = self.clock.now()
         notices: list[Notice] = []
-        for game in await self.storage.expire_challenges(now - timedelta(seconds=self.settings.challenge_seconds)):
+        before = now - timedelta(seconds=self.settings.challenge_seconds)
+        for game in await self.storage.expire_challenges(before, platform=platform):
             language = await self._channel_language(game)
             notices.append(Notice(game.platform, game.channel, self.present.info(language, "challenge.expired")))
-        for game in await self.storage.due_deadlines(now):
+        for game in await self.storage.due_deadlines(now, platform=platform):
             notices += await self._flag(game)
-        for game in await self.storage.due_reminders(now):
+        for game in await self.storage.due_reminders(now, platform=platform):
             notices += await self._remind(game)
         return notices
 
@@ -770,7 +865,7 @@ class GameService:
         if not game.rated or game.white is None or game.black is None:
             return []
         if game.white.is_engine or game.black.is_engine:
-            return []
+            return await self._rating_update_against_engine(game, result)
         white = await self.storage.get_player(game.white.player_id)
         black = await self.storage.get_player(game.black.player_id)
         score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
@@ -781,6 +876,19 @@ class GameService:
             RatingUpdate.after_game(white, new_w.rating, new_w.deviation, new_w.volatility),
             RatingUpdate.after_game(black, new_b.rating, new_b.deviation, new_b.volatility),
         ]
+
+    async def _rating_update_against_engine(self, game: Game, result: str) -> list[RatingUpdate]:
+        """Only the person's rating moves, against the level's fixed estimated rating."""
+        if game.white.is_engine and game.black.is_engine:
+            return []
+        person, bot = (game.black, game.white) if game.white.is_engine else (game.white, game.black)
+        score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        if person is game.black:
+            score = 1 - score
+        player = await self.storage.get_player(person.player_id)
+        new = ratings.update(ratings.Rating(player.rating, player.deviation, player.volatility),
+                             [(ratings.Rating(level_rating(bot.engine_level), ENGINE_DEVIATION), score)])
+        return [RatingUpdate.after_game(player, new.rating, new.deviation, new.volatility)]
 
     def _require_game(self, ctx: Context) -> Game:
         if ctx.game is None:

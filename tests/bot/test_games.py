@@ -323,3 +323,27 @@ async def test_select_marks_the_destinations_of_a_piece(chat):
     await chat.refused("alice", "select b8", "cannot_select")
     await chat.refused("alice", "select z9", "bad_square")
     await chat.refused("bob", "select b8", "not_your_turn")
+
+
+async def test_tick_takes_only_its_own_platforms_games(chat, service, clock):
+    line = Chat(service, channel="group:G1", platform="line")
+    await chat.ok("alice", "new")
+    await line.ok("somchai", "new")
+    clock.advance(minutes=20)
+    notices = await service.tick(platform="line")
+    assert [(n.platform, n.channel) for n in notices] == [("line", "group:G1")]
+    notices = await service.tick(platform="console")
+    assert [(n.platform, n.channel) for n in notices] == [("console", "c1")]
+
+
+async def test_unaddressed_refusals_from_bystanders_stay_silent(chat, service):
+    from bot.messages import Incoming, User
+
+    await chat.ok("alice", "new @bob", "bob")
+    await chat.ok("bob", "accept")
+    bystander = Incoming("console", "c1", User("carol", "carol"), "e3e4", addressed=False)
+    assert await service.handle(bystander) == []
+    assert await service.handle(Incoming("console", "c1", User("carol", "carol"), "resign", addressed=False)) == []
+    player = Incoming("console", "c1", User("alice", "alice"), "e3e5", addressed=False)
+    replies = await service.handle(player)
+    assert replies[0].error == "illegal.cannot_move_there"  # a player still hears about a bad move

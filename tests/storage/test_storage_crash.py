@@ -18,7 +18,7 @@ CHILD = Path(__file__).with_name("storage_crash_child.py")
 REPO = Path(__file__).resolve().parents[2]
 ROUNDS = 6
 WRITERS = 4  # processes per round, all on one file, each on its own channel
-LIFETIME = (0.05, 0.5)  # seconds from spawn to SIGKILL; start-up alone takes ~0.2 s
+SHORTEST_LIFE = 0.05  # seconds from spawn to SIGKILL; the longest is set by measuring start-up
 
 
 def test_sigkill_at_random_moments_loses_no_reported_move(tmp_path: Path) -> None:
@@ -26,10 +26,13 @@ def test_sigkill_at_random_moments_loses_no_reported_move(tmp_path: Path) -> Non
     rng = random.Random()
     reported: dict[str, dict[int, str]] = {f"writer-{n}": {} for n in range(WRITERS)}
     kills = rounds = 0
+    # Start-up alone takes ~0.2 s on a quiet machine and much longer on a busy one: kill
+    # anywhere from before the file exists to well after the first commits.
+    longest_life = 2 * _time_to_first_move(path) + 0.3
     # On a slow machine start-up eats most lifetimes: go on until enough moves got stored.
     while rounds < ROUNDS or (sum(map(len, reported.values())) < 20 and rounds < 3 * ROUNDS):
         rounds += 1
-        for channel, out in _run_and_kill(path, list(reported), rng).items():
+        for channel, out in _run_and_kill(path, list(reported), rng, longest_life).items():
             kills += 1
             for line in out.splitlines(keepends=True):
                 if line.endswith("\n"):  # a line cut by the kill was never fully reported
@@ -48,21 +51,36 @@ def test_sigkill_at_random_moments_loses_no_reported_move(tmp_path: Path) -> Non
     asyncio.run(_assert_all_stored(path, reported))
 
 
-def _run_and_kill(path: Path, channels: list[str], rng: random.Random) -> dict[str, str]:
-    """Start one writer per channel, SIGKILL each at its own random moment; their output."""
+def _spawn(path: Path, channel: str) -> subprocess.Popen:
     paths = [str(REPO), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    return subprocess.Popen(
+        [sys.executable, str(CHILD), str(path), channel],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+
+
+def _time_to_first_move(path: Path) -> float:
+    """Seconds from spawning a writer to its first reported move, on this machine now."""
     started = time.monotonic()
-    children = {
-        channel: subprocess.Popen(
-            [sys.executable, str(CHILD), str(path), channel],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        for channel in channels
-    }
-    deadlines = sorted((rng.uniform(*LIFETIME), channel) for channel in channels)
+    child = _spawn(path, "calibration")
+    try:
+        assert child.stdout.readline(), child.stderr.read().decode()
+        return time.monotonic() - started
+    finally:
+        child.kill()
+        child.communicate(timeout=10)
+
+
+def _run_and_kill(
+    path: Path, channels: list[str], rng: random.Random, longest_life: float
+) -> dict[str, str]:
+    """Start one writer per channel, SIGKILL each at its own random moment; their output."""
+    started = time.monotonic()
+    children = {channel: _spawn(path, channel) for channel in channels}
+    deadlines = sorted((rng.uniform(SHORTEST_LIFE, longest_life), channel) for channel in channels)
     for deadline, channel in deadlines:
         time.sleep(max(0.0, started + deadline - time.monotonic()))
         children[channel].send_signal(signal.SIGKILL)
