@@ -1,0 +1,198 @@
+"""Slash commands: ``/makruk <command>`` for playing, ``/makruk-server <setting>`` for a server's
+settings. Each command only turns its options into the chat text the game service reads.
+
+Discord honours a default permission only on top-level commands, so the settings that need
+Manage Server have a top-level group of their own rather than living under ``/makruk``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.ext import commands
+
+from .translate import text
+
+if TYPE_CHECKING:
+    from .client import MakrukBot
+
+COLOURS = [Choice(name=text(f"discord.choice.{c}"), value=c) for c in ("white", "black", "random")]
+PROMOTIONS = [Choice(name=text(f"discord.choice.{p}"), value=p) for p in ("forced", "optional")]
+PERPETUALS = [Choice(name=text(f"discord.choice.perpetual_{p}"), value=f"perpetual-{p}") for p in ("forbid", "draw")]
+TIMES = [Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", "1h", "1d", "3d", "7d")]
+NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai")]
+LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in ("th", "en", "ja")]
+
+
+class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
+                   group_description=text("discord.cmd.makruk.about")):
+    """``/makruk ...``: every game command of the service."""
+
+    def __init__(self, bot: MakrukBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name=text("discord.cmd.new"), description=text("discord.cmd.new.about"))
+    @app_commands.rename(opponent=text("discord.opt.opponent"), level=text("discord.opt.bot"),
+                         colour=text("discord.opt.colour"), promotion=text("discord.opt.promotion"),
+                         perpetual=text("discord.opt.perpetual"), time=text("discord.opt.time"),
+                         rated=text("discord.opt.rated"))
+    @app_commands.describe(opponent=text("discord.opt.opponent.about"), level=text("discord.opt.bot.about"),
+                           colour=text("discord.opt.colour.about"), promotion=text("discord.opt.promotion.about"),
+                           perpetual=text("discord.opt.perpetual.about"), time=text("discord.opt.time.about"),
+                           rated=text("discord.opt.rated.about"))
+    @app_commands.choices(colour=COLOURS, promotion=PROMOTIONS, perpetual=PERPETUALS, time=TIMES)
+    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
+                  level: Range[int, 1, 8] | None = None, colour: Choice[str] | None = None,
+                  promotion: Choice[str] | None = None, perpetual: Choice[str] | None = None,
+                  time: Choice[str] | None = None, rated: bool | None = None) -> None:
+        if opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id:
+            opponent, level = None, level or 1  # challenging the bot itself means playing it
+        words = new_command(opponent, level, [o.value for o in (colour, promotion, perpetual) if o],
+                            time.value if time else None, rated)
+        await self.bot.door.command(interaction, words, mentions=[opponent] if opponent else [],
+                                    slow=level is not None)
+
+    @app_commands.command(name=text("discord.cmd.accept"), description=text("discord.cmd.accept.about"))
+    async def accept(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "accept")
+
+    @app_commands.command(name=text("discord.cmd.decline"), description=text("discord.cmd.decline.about"))
+    async def decline(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "decline")
+
+    @app_commands.command(name=text("discord.cmd.move"), description=text("discord.cmd.move.about"))
+    @app_commands.rename(move=text("discord.opt.move"))
+    @app_commands.describe(move=text("discord.opt.move.about"))
+    async def move(self, interaction: discord.Interaction, move: Range[str, 1, 40]) -> None:
+        await self.bot.door.move(interaction, move)
+
+    @move.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await self.bot.door.move_options(interaction, current)
+
+    @app_commands.command(name=text("discord.cmd.board"), description=text("discord.cmd.board.about"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "board")
+
+    @app_commands.command(name=text("discord.cmd.flip"), description=text("discord.cmd.flip.about"))
+    async def flip(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "flip")
+
+    @app_commands.command(name=text("discord.cmd.resign"), description=text("discord.cmd.resign.about"))
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "resign")
+
+    @app_commands.command(name=text("discord.cmd.draw"), description=text("discord.cmd.draw.about"))
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "draw")
+
+    @app_commands.command(name=text("discord.cmd.count"), description=text("discord.cmd.count.about"))
+    async def count(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "count")
+
+    @app_commands.command(name=text("discord.cmd.stopcount"), description=text("discord.cmd.stopcount.about"))
+    async def stopcount(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "stopcount")
+
+    @app_commands.command(name=text("discord.cmd.undo"), description=text("discord.cmd.undo.about"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "undo")
+
+    @app_commands.command(name=text("discord.cmd.history"), description=text("discord.cmd.history.about"))
+    @app_commands.rename(notation=text("discord.opt.notation"))
+    @app_commands.describe(notation=text("discord.opt.notation.about"))
+    @app_commands.choices(notation=NOTATIONS)
+    async def history(self, interaction: discord.Interaction, notation: Choice[str] | None = None) -> None:
+        await self.bot.door.command(interaction, f"history {notation.value}" if notation else "history")
+
+    @app_commands.command(name=text("discord.cmd.export"), description=text("discord.cmd.export.about"))
+    async def export(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "export")
+
+    @app_commands.command(name=text("discord.cmd.rating"), description=text("discord.cmd.rating.about"))
+    @app_commands.rename(player=text("discord.opt.player"))
+    @app_commands.describe(player=text("discord.opt.player.about"))
+    async def rating(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        words = f"rating @{_handle(player)}" if player else "rating"
+        await self.bot.door.command(interaction, words, mentions=[player] if player else [])
+
+    @app_commands.command(name=text("discord.cmd.top"), description=text("discord.cmd.top.about"))
+    async def top(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "top")
+
+    @app_commands.command(name=text("discord.cmd.help"), description=text("discord.cmd.help.about"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "help")
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class ServerCommands(commands.GroupCog, group_name=text("discord.cmd.server"),
+                     group_description=text("discord.cmd.server.about")):
+    """``/makruk-server ...``: settings for members with Manage Server.
+
+    Discord hides the group from other members (the default permission, which a server may
+    change) and ``interaction_check`` refuses them anyway. More settings join as sub-groups:
+    the daily-puzzle subscription (``/makruk-server puzzle subscribe|unsubscribe``) is a
+    ``ManageServerGroup`` handed to ``MakrukBot(server_groups=...)`` once its service exists.
+    """
+
+    def __init__(self, bot: MakrukBot, groups: Sequence[app_commands.Group] = ()) -> None:
+        self.bot = bot
+        super().__init__()
+        for group in groups:
+            self.app_command.add_command(group)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return require_manage_guild(interaction)
+
+    @app_commands.command(name=text("discord.cmd.lang"), description=text("discord.cmd.lang.about"))
+    @app_commands.rename(language=text("discord.opt.language"))
+    @app_commands.describe(language=text("discord.opt.language.about"))
+    @app_commands.choices(language=LANGUAGES)
+    async def lang(self, interaction: discord.Interaction, language: Choice[str]) -> None:
+        await self.bot.door.command(interaction, f"lang {language.value}")
+
+
+class ManageServerGroup(app_commands.Group):
+    """A sub-group of ``/makruk-server``: its commands, too, are for members with Manage Server."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return require_manage_guild(interaction)
+
+
+def require_manage_guild(interaction: discord.Interaction) -> bool:
+    """Discord's own check can be changed by a server; this one runs on every use."""
+    if interaction.guild_id is None or not interaction.permissions.manage_guild:
+        raise app_commands.MissingPermissions(["manage_guild"])
+    return True
+
+
+def new_command(opponent: discord.abc.User | None, level: int | None, words: Sequence[str],
+                time: str | None, rated: bool | None) -> str:
+    """The service's ``new`` line for the options of ``/makruk new``.
+
+    >>> new_command(None, 3, ["black"], "1h", None)
+    'new bot 3 black time=1h'
+    """
+    parts = ["new"]
+    if opponent is not None:
+        parts.append(f"@{_handle(opponent)}")
+    if level is not None:
+        parts += ["bot", str(level)]
+    parts += words
+    if time:
+        parts.append(f"time={time}")
+    if rated is not None:
+        parts.append("rated" if rated else "casual")
+    return " ".join(parts)
+
+
+def _handle(user: discord.abc.User) -> str:
+    """A user's name as one word: the service reads ``@word`` as "the mentioned user"."""
+    return "".join(user.display_name.split()) or str(user.id)

@@ -1,0 +1,126 @@
+"""Replies as Discord messages: an embed with the text, the board as ``board.png``, components.
+
+The embed's description is the reply's text, its image ``attachment://board.png``, its footer
+the game (number, players, move); the buttons come from ``Reply.actions`` (plus Flip under a
+running game's board) and the piece select from the legal moves of the side to move.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+from makruk import SQUARE_NAMES
+from makruk.notation import square_thai
+
+from ...i18n import Catalog
+from ...messages import GameView, Reply
+from . import views
+
+if TYPE_CHECKING:
+    from ...services.games import MoveChoice
+
+BOARD_FILE = "board.png"
+PGN_FILE = "makruk.pgn"
+EMBED_LIMIT = 4096
+PGN_INLINE_LIMIT = 3800
+COLOURS = {
+    "error": discord.Colour(0xC0392B),
+    "challenge": discord.Colour(0xE0A526),
+    "game": discord.Colour(0x2E8B57),
+    "game_over": discord.Colour(0x5D6D7E),
+}
+QUIET = discord.AllowedMentions.none()
+
+
+@dataclass
+class Outgoing:
+    """One Discord message, as keyword arguments for ``send``/``send_message``/``followup.send``."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    file: discord.File | None = None
+    view: discord.ui.View | None = None
+    allowed_mentions: discord.AllowedMentions = field(default_factory=lambda: QUIET)
+
+    def kwargs(self) -> dict:
+        values = {"content": self.content, "embed": self.embed, "file": self.file, "view": self.view}
+        return {"allowed_mentions": self.allowed_mentions, **{k: v for k, v in values.items() if v is not None}}
+
+
+class Renderer:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def t(self, language: str, key: str, **fields: object) -> str:
+        return self.catalog.text(language, key, **fields)
+
+    def reply(self, reply: Reply, *, choices: Sequence[MoveChoice] = ()) -> Outgoing:
+        """The message for ``reply``; ``choices`` (the side to move's legal moves) fill the piece select."""
+        out = Outgoing(embed=discord.Embed(description=_clip(reply.text), colour=COLOURS.get(reply.kind)))
+        if reply.kind == "export":
+            out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=PGN_FILE)
+            out.embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
+                                     else self.t(reply.language, "discord.export.attached"))
+        if reply.image is not None:
+            out.file = discord.File(io.BytesIO(reply.image), filename=BOARD_FILE)
+            out.embed.set_image(url=f"attachment://{BOARD_FILE}")
+        if reply.game is not None:
+            out.embed.set_footer(text=self.footer(reply.language, reply.game))
+        if reply.mentions:
+            out.content = " ".join(f"<@{user.id}>" for user in reply.mentions if user.id.isdigit()) or None
+            out.allowed_mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()])
+        out.view = views.sendable(*self.controls(reply, choices))
+        return out
+
+    def picked(self, reply: Reply, square: str, choices: Sequence[MoveChoice]) -> Outgoing:
+        """Tap-to-move, second step: the board with the piece's targets marked, and where it may go."""
+        out = self.reply(reply)
+        select = views.dest_select(square, choices, lambda c: f"{c.san} · {c.thai}",
+                                   self.t(reply.language, "discord.dest.placeholder"))
+        out.view = views.sendable(select) if select else None
+        return out
+
+    def note(self, language: str, key: str, **fields: object) -> Outgoing:
+        """A short text of the adapter's own (a refusal, where the board went)."""
+        return Outgoing(embed=discord.Embed(description=self.t(language, key, **fields), colour=COLOURS["error"]
+                                            if key.startswith(("discord.error.", "error.")) else None))
+
+    def footer(self, language: str, game: GameView) -> str:
+        if game.status == "challenge":
+            return self.t(language, "discord.footer.challenge", game=game.id)
+        if game.status == "active":
+            return self.t(language, "discord.footer.active", game=game.id, white=game.white, black=game.black,
+                          number=game.ply // 2 + 1)
+        return self.t(language, "discord.footer.over", game=game.id, white=game.white, black=game.black,
+                      result=game.result or "-")
+
+    def controls(self, reply: Reply, choices: Sequence[MoveChoice]) -> list[discord.ui.Item]:
+        language = reply.language
+        items: list[discord.ui.Item] = []
+        if choices:
+            thai = reply.board is not None and reply.board.coords == "thai"
+
+            def label(piece: str, square: int, moves: Sequence[MoveChoice]) -> tuple[str, str]:
+                name = self.t(language, f"discord.piece.{piece}")
+                where = square_thai(square) if thai else SQUARE_NAMES[square]
+                notation = ", ".join(m.thai if language == "th" else m.san for m in moves)
+                return self.t(language, "discord.pick.option", piece=name, square=where), notation
+
+            select = views.piece_select(choices, label, self.t(language, "discord.pick.placeholder"))
+            if select is not None:
+                items.append(select)
+        actions = [(a.command, a.label) for a in reply.actions]
+        if reply.board is not None and reply.game is not None and reply.game.status == "active":
+            actions.append(("flip", self.t(language, "discord.button.flip")))
+        items += views.action_buttons(actions)
+        return items
+
+
+def _clip(text: str, limit: int = EMBED_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
