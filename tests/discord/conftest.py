@@ -1,0 +1,76 @@
+"""Fixtures for the Discord adapter: a real service over SQLite, a bot that never connects."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+
+import discord
+import pytest
+
+from bot.adapters.discord.client import MakrukBot
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.engines import RandomMover
+from bot.services.games import GameService
+from storage import open_storage
+
+from .fakes import APP_ID, MAKRUK, FakeDiscord
+
+
+def cheap_board(view) -> bytes:
+    """A stand-in for the renderer: PNG magic and the position, so tests can tell boards apart."""
+    return b"\x89PNG\r\n\x1a\n" + view.fen.encode() + (b" flipped" if view.flip else b"")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def storage(tmp_path, clock):
+    store = await open_storage(tmp_path / "discord.db", clock=clock.now)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(language="en")
+
+
+@pytest.fixture
+def render():
+    return cheap_board
+
+
+@pytest.fixture
+async def service(storage, clock, settings, render):
+    return GameService(storage, settings, clock=clock, engine=RandomMover(seed=1), render=render)
+
+
+@asynccontextmanager
+async def offline_bot(service, settings, **options):
+    """A bot set up as ``setup_hook`` does, logged in as far as discord.py can tell, never connected."""
+    async with MakrukBot(service, settings, scheduler_seconds=None, **options) as made:
+        await made.install()
+        made._connection.user = discord.ClientUser(state=made._connection, data=MAKRUK.user() | {"bot": True})
+        made._connection.application_id = APP_ID
+        yield made
+
+
+@pytest.fixture
+async def bot(service, settings):
+    async with offline_bot(service, settings) as made:
+        yield made
+
+
+@pytest.fixture
+def discord_api(bot, caplog) -> FakeDiscord:
+    fake = FakeDiscord(bot)
+    fake.install()
+    caplog.set_level(logging.WARNING)
+    yield fake
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not failures, [r.getMessage() for r in failures]

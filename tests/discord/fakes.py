@@ -1,0 +1,389 @@
+"""Discord without the network, for the adapter's tests.
+
+``FakeDiscord`` stands in for Discord's HTTP API under discord.py: it replaces the bot's
+``HTTPClient.request`` and the interaction webhook adapter, records every request as a ``Sent``
+(decoded JSON, attached files) and answers with plausible payloads. Interactions are built as
+gateway ``INTERACTION_CREATE`` payloads and fed to the bot's real ``ConnectionState``, so the
+command tree, the namespace transformers and the dynamic-item dispatch all run as in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 900000000000000003
+CHANNEL_ID = 900000000000000004
+COMMAND_ID = 900000000000000005
+TIMESTAMP = "2026-01-01T00:00:00+00:00"
+EPHEMERAL = 64
+ALL_PERMISSIONS = discord.Permissions.all().value
+MEMBER_PERMISSIONS = discord.Permissions(send_messages=True, read_message_history=True, view_channel=True,
+                                         use_application_commands=True).value
+BOT_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True, attach_files=True,
+                                      create_public_threads=True, send_messages_in_threads=True,
+                                      read_message_history=True, view_channel=True).value
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+
+    def user(self) -> dict:
+        return {"id": str(self.id), "username": self.name, "discriminator": "0", "avatar": None,
+                "global_name": self.name}
+
+    def member(self, permissions: int = MEMBER_PERMISSIONS, *, with_user: bool = True) -> dict:
+        data = {"roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0, "nick": None,
+                "avatar": None, "premium_since": None, "pending": False, "permissions": str(permissions),
+                "communication_disabled_until": None}
+        if with_user:
+            data["user"] = self.user()
+        return data
+
+
+ALICE = Person(700000000000000001, "alice")
+BOB = Person(700000000000000002, "bob")
+CAROL = Person(700000000000000003, "carol")
+MAKRUK = Person(BOT_ID, "Makruk")
+
+
+@dataclass
+class Sent:
+    """One request the adapter made, as Discord would receive it."""
+
+    kind: str  # respond, defer, autocomplete, followup, edit_original, delete_original, message, thread, ...
+    channel: int | None
+    json: dict = field(default_factory=dict)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    message: dict | None = None  # the message Discord answered with, for clicking its components
+
+    @property
+    def body(self) -> dict:
+        """The message part of the payload (interaction callbacks wrap it in ``data``)."""
+        if self.kind in ("respond", "defer", "autocomplete", "update"):
+            return self.json.get("data") or {}
+        return self.json
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool((self.body.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def embeds(self) -> list[dict]:
+        return self.body.get("embeds") or []
+
+    @property
+    def text(self) -> str:
+        parts = [self.body.get("content") or ""] + [e.get("description") or "" for e in self.embeds]
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.body.get("components") or [] for c in row.get("components", [])
+                if "custom_id" in c]
+
+    def component(self, custom_id: str) -> dict:
+        return next(c for row in self.body.get("components") or [] for c in row["components"]
+                    if c.get("custom_id") == custom_id)
+
+    @property
+    def is_message(self) -> bool:
+        return self.kind in ("respond", "followup", "message")
+
+
+class FakeDiscord:
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+        self.sent: list[Sent] = []
+        self.messages: dict[int, dict] = {}
+        self.channels: dict[int, dict] = {CHANNEL_ID: text_channel(CHANNEL_ID)}
+        self.archived: dict[int, list[dict]] = {}
+        self.gone: set[int] = set()  # channels deleted behind the bot's back
+        self._ids = itertools.count(800000000000000001)
+        self._interaction_channels: dict[str, int] = {}  # token -> channel id
+        self._originals: dict[str, int] = {}  # token -> message id of the original response
+        bot.http.request = self._http
+        self._webhooks = _Webhooks(self)
+
+    def install(self) -> None:
+        """Routes interaction callbacks and followups of the current context to this fake."""
+        async_context.set(self._webhooks)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    # --- what tests look at ---------------------------------------------------------
+
+    def messages_sent(self) -> list[Sent]:
+        return [s for s in self.sent if s.is_message or (s.kind == "edit_original" and s.json.get("embeds"))]
+
+    def boards(self) -> list[Sent]:
+        """Messages that carry a board image."""
+        return [s for s in self.sent if s.kind != "refused" and any(name == "board.png" for name, _ in s.files)]
+
+    def kinds(self) -> list[str]:
+        return [s.kind for s in self.sent]
+
+    def clear(self) -> None:
+        self.sent.clear()
+
+    # --- interactions -------------------------------------------------------------------
+
+    async def slash(self, person: Person, command: str, *, group: str = "makruk", channel: dict | None = None,
+                    locale: str = "en-US", permissions: int = MEMBER_PERMISSIONS,
+                    app_permissions: int = BOT_PERMISSIONS, dm: bool = False, **options: Any) -> None:
+        """``/<group> <command> option:value ...`` by ``person``; user options take ``Person``s."""
+        data_options, resolved = _options(options)
+        data = {"id": str(COMMAND_ID), "name": group, "type": 1,
+                "options": [{"type": 1, "name": command, "options": data_options}]}
+        if resolved:
+            data["resolved"] = resolved
+        await self.dispatch(self.interaction(2, person, data, channel=channel, locale=locale,
+                                             permissions=permissions, app_permissions=app_permissions, dm=dm))
+
+    async def autocomplete(self, person: Person, command: str, option: str, typed: str, *,
+                           channel: dict | None = None, locale: str = "en-US") -> list[dict]:
+        data = {"id": str(COMMAND_ID), "name": "makruk", "type": 1, "options": [
+            {"type": 1, "name": command, "options": [{"type": 3, "name": option, "value": typed, "focused": True}]}]}
+        await self.dispatch(self.interaction(4, person, data, channel=channel, locale=locale))
+        answer = next(s for s in reversed(self.sent) if s.kind == "autocomplete")
+        return answer.json["data"]["choices"]
+
+    async def click(self, person: Person, sent: Sent, custom_id: str, *, values: list[str] | None = None,
+                    locale: str = "en-US", app_permissions: int = BOT_PERMISSIONS) -> None:
+        """Presses a button (or picks ``values`` in a select) of a message the bot sent."""
+        message = sent.message
+        assert message is not None, f"{sent.kind} has no message to click"
+        component = sent.component(custom_id)
+        data = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = values
+        channel = self.channels[int(message["channel_id"])]
+        await self.dispatch(self.interaction(3, person, data, channel=channel, locale=locale,
+                                             app_permissions=app_permissions, message=message,
+                                             dm=channel["type"] == 1))
+
+    def interaction(self, kind: int, person: Person, data: dict, *, channel: dict | None = None,
+                    locale: str = "en-US", permissions: int = MEMBER_PERMISSIONS,
+                    app_permissions: int = BOT_PERMISSIONS, message: dict | None = None,
+                    dm: bool = False) -> dict:
+        interaction_id = self.next_id()
+        if channel is None:
+            channel = dm_channel(person) if dm else self.channels[CHANNEL_ID]
+        self.channels.setdefault(int(channel["id"]), channel)
+        payload = {
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "data": data,
+            "token": f"token-{interaction_id}", "version": 1, "locale": locale, "attachment_size_limit": 25 << 20,
+            "app_permissions": str(app_permissions), "channel": channel, "channel_id": channel["id"],
+            "entitlements": [], "authorizing_integration_owners": {},
+        }
+        if dm:
+            payload.update(user=person.user(), context=1)
+        else:
+            payload.update(guild_id=str(GUILD_ID), member=person.member(permissions), guild_locale="en-US", context=0)
+        if message is not None:
+            payload["message"] = message
+        self._interaction_channels[payload["token"]] = int(channel["id"])
+        return payload
+
+    async def say(self, person: Person, content: str, *, channel: dict | None = None,
+                  mentions: tuple[Person, ...] = ()) -> None:
+        """A plain message; Discord shows the bot its text only when it mentions the bot, or in a DM."""
+        channel = channel or self.channels[CHANNEL_ID]
+        self.channels.setdefault(int(channel["id"]), channel)
+        state = self.bot._connection
+        data = {"id": str(self.next_id()), "channel_id": channel["id"], "type": 0, "content": content,
+                "author": person.user(), "attachments": [], "embeds": [], "mention_roles": [], "pinned": False,
+                "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP, "edited_timestamp": None,
+                "flags": 0, "components": [],
+                "mentions": [p.user() | {"member": p.member(with_user=False)} for p in mentions]}
+        if channel["type"] == 1:
+            where = discord.DMChannel(me=self.bot.user, state=state, data=channel)
+        else:
+            guild = state._get_or_create_unavailable_guild(GUILD_ID)
+            data.update(guild_id=str(GUILD_ID), member=person.member(with_user=False))
+            kind = discord.Thread if channel["type"] == 11 else discord.TextChannel
+            where = kind(guild=guild, state=state, data=channel)
+        self.bot.dispatch("message", discord.Message(state=state, channel=where, data=data))
+        await settle()
+
+    async def dispatch(self, payload: dict) -> None:
+        self.bot._connection.parse_interaction_create(payload)
+        await settle()
+
+    # --- Discord's side -------------------------------------------------------------------
+
+    def message_payload(self, channel_id: int, body: dict, *, message_id: int | None = None) -> dict:
+        message_id = message_id or self.next_id()
+        message = {
+            "id": str(message_id), "channel_id": str(channel_id), "type": 0, "content": body.get("content") or "",
+            "author": MAKRUK.user() | {"bot": True}, "attachments": [], "embeds": body.get("embeds") or [],
+            "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False, "tts": False,
+            "timestamp": TIMESTAMP, "edited_timestamp": None, "flags": body.get("flags") or 0,
+            "components": body.get("components") or [],
+        }
+        if self.channels.get(channel_id, {}).get("guild_id"):
+            message["guild_id"] = str(GUILD_ID)
+        self.messages[message_id] = message
+        return message
+
+    async def _http(self, route, *, files=None, form=None, **kwargs) -> Any:
+        body = kwargs.get("json") or _payload_json(form) or {}
+        path, method = route.path, route.method
+        channel_id = int(route.channel_id) if route.channel_id else None
+        record = Sent("request", channel_id, body, _files(files))
+        self.sent.append(record)
+        if channel_id in self.gone:
+            record.kind = "refused"
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10003, "message": "Unknown Channel"})
+        if method == "POST" and path == "/channels/{channel_id}/messages":
+            record.kind = "message"
+            record.message = self.message_payload(channel_id, body)
+            return record.message
+        if method == "POST" and path == "/channels/{channel_id}/messages/{message_id}/threads":
+            record.kind = "thread"
+            thread_id = int(route.url.rsplit("/", 2)[-2])  # a thread on a message has the message's id
+            return self._new_thread(thread_id, channel_id, body)
+        if method == "POST" and path == "/channels/{channel_id}/threads":
+            record.kind = "thread"
+            return self._new_thread(self.next_id(), channel_id, body)
+        if method == "GET" and path == "/channels/{channel_id}":
+            record.kind = "fetch_channel"
+            return self.channels[channel_id]
+        if method == "GET" and path == "/channels/{channel_id}/threads/archived/public":
+            record.kind = "archived_threads"
+            return {"threads": self.archived.get(channel_id, []), "members": [], "has_more": False}
+        if method == "POST" and path == "/channels/{channel_id}/typing":
+            record.kind = "typing"
+            return None
+        if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
+            record.kind = "edit_message"
+            return self.message_payload(channel_id, body, message_id=int(route.url.rsplit("/", 1)[-1]))
+        raise AssertionError(f"unexpected request {method} {route.url}")
+
+    def _new_thread(self, thread_id: int, parent_id: int, body: dict) -> dict:
+        thread = thread_channel(thread_id, parent_id, body["name"])
+        self.channels[thread_id] = thread
+        return thread
+
+    async def _webhook(self, route, *, payload=None, multipart=None, files=None, params=None) -> Any:
+        body = payload if payload is not None else _payload_json(multipart) or {}
+        token = route.webhook_token
+        channel_id = self._interaction_channels.get(token)
+        record = Sent("webhook", channel_id, body, _files(files))
+        self.sent.append(record)
+        method, path = route.method, route.path
+        if path.endswith("/callback"):
+            kind = body["type"]
+            record.kind = {4: "respond", 5: "defer", 6: "defer", 7: "update", 8: "autocomplete"}[kind]
+            answer = {"interaction": {"id": str(route.webhook_id), "type": 2,
+                                      "response_message_loading": kind == 5,
+                                      "response_message_ephemeral": bool((body.get("data") or {}).get("flags", 0)
+                                                                         & EPHEMERAL)}}
+            if kind in (4, 5):
+                message = self.message_payload(channel_id, body.get("data") or {})
+                self._originals[token] = int(message["id"])
+                answer["interaction"]["response_message_id"] = message["id"]
+                if kind == 4:
+                    record.message = message
+                    answer["resource"] = {"type": kind, "message": message}
+            return answer
+        if method == "POST":
+            record.kind = "followup"
+            original = self._originals.pop(token, None)  # the first followup fills a thinking message
+            record.message = self.message_payload(channel_id, body, message_id=original)
+            return record.message
+        if method == "PATCH" and path.endswith("/@original"):
+            record.kind = "edit_original"
+            return self.message_payload(channel_id, body)
+        if method == "DELETE" and path.endswith("/@original"):
+            record.kind = "delete_original"
+            self._originals.pop(token, None)
+            return None
+        raise AssertionError(f"unexpected webhook request {method} {route.url}")
+
+
+class _Webhooks(AsyncWebhookAdapter):
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__()
+        self.fake = fake
+
+    async def request(self, route, session, *, payload=None, multipart=None, files=None, params=None, **_):
+        return await self.fake._webhook(route, payload=payload, multipart=multipart, files=files, params=params)
+
+
+async def settle() -> None:
+    """Waits until every task the bot started has finished."""
+    current = asyncio.current_task()
+    for _ in range(100):
+        pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
+                   and not t.get_name().startswith("scheduler")]
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=10)
+    raise AssertionError("tasks kept running")
+
+
+def text_channel(channel_id: int, name: str = "makruk") -> dict:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": name, "position": 0,
+            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
+            "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+
+
+def thread_channel(thread_id: int, parent_id: int, name: str, owner_id: int = BOT_ID) -> dict:
+    return {"id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID), "parent_id": str(parent_id),
+            "owner_id": str(owner_id), "name": name, "last_message_id": None, "rate_limit_per_user": 0,
+            "message_count": 0, "member_count": 1, "flags": 0,
+            "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "archive_timestamp": TIMESTAMP,
+                                "locked": False}}
+
+
+def dm_channel(person: Person) -> dict:
+    return {"id": str(person.id + 1), "type": 1, "recipients": [person.user()], "last_message_id": None,
+            "flags": 0}
+
+
+def _options(options: dict[str, Any]) -> tuple[list[dict], dict]:
+    data, resolved = [], {}
+    for name, value in options.items():
+        if value is None:
+            continue
+        if isinstance(value, Person):
+            data.append({"type": 6, "name": name, "value": str(value.id)})
+            resolved.setdefault("users", {})[str(value.id)] = value.user()
+            resolved.setdefault("members", {})[str(value.id)] = value.member(with_user=False)
+        elif isinstance(value, bool):
+            data.append({"type": 5, "name": name, "value": value})
+        elif isinstance(value, int):
+            data.append({"type": 4, "name": name, "value": value})
+        else:
+            data.append({"type": 3, "name": name, "value": value})
+    return data, resolved
+
+
+def _payload_json(form) -> dict | None:
+    for part in form or []:
+        if part.get("name") == "payload_json":
+            return json.loads(part["value"])
+    return None
+
+
+def _files(files) -> list[tuple[str, bytes]]:
+    out = []
+    for file in files or []:
+        file.reset()
+        out.append((file.filename, file.fp.read()))
+        file.reset()
+    return out
