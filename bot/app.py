@@ -1,7 +1,8 @@
-"""Wiring: settings -> storage -> engine -> game service, shared by every adapter."""
+"""Wiring: settings -> storage -> engine -> game and puzzle services, shared by every adapter."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -11,7 +12,9 @@ from storage import Storage, open_storage
 from .clock import Clock, SystemClock
 from .config import Settings
 from .engines import Engine, RandomMover
+from .puzzles.bank import BANK_PATH, load_bank
 from .services.games import GameService
+from .services.puzzles import PuzzleService, weekday_bands
 
 
 @dataclass
@@ -19,18 +22,39 @@ class App:
     settings: Settings
     storage: Storage
     games: GameService
+    puzzles: PuzzleService | None = None
+
+    @property
+    def jobs(self) -> list:
+        """What the adapters' scheduler runs: the games' clock and the daily puzzle posts."""
+        return [self.games.tick] + ([self.puzzles.tick] if self.puzzles is not None else [])
 
 
 @asynccontextmanager
-async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None, render=None):
-    """The running parts of the bot; closes the database on exit."""
+async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None, render=None,
+                   card_render=None):
+    """The running parts of the bot; closes the database on exit. The puzzle bank is loaded
+    into the database; ``card_render`` draws puzzle cards (default: renderers.render_puzzle_card).
+    """
     clock = clock or SystemClock()
     storage = await open_storage(settings.database_path, clock=clock.now)
     try:
-        games = GameService(storage, settings, clock=clock, engine=engine or RandomMover(), render=render)
-        yield App(settings, storage, games)
+        puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render)
+        games = GameService(storage, settings, clock=clock, engine=engine or RandomMover(), render=render,
+                            puzzles=puzzles)
+        yield App(settings, storage, games, puzzles)
     finally:
         await storage.close()
+
+
+async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render=None,
+                       bank=BANK_PATH) -> PuzzleService:
+    """The puzzle service, after loading the shipped bank into the database (by id, so a
+    corrected puzzle replaces its old version); Monday to Sunday get rising rating bands."""
+    puzzles = await asyncio.to_thread(load_bank, bank)
+    await storage.upsert_puzzles(p.to_record() for p in puzzles)
+    bands = weekday_bands([p.rating for p in puzzles])
+    return PuzzleService(storage, settings, clock=clock, render=render, bands=bands)
 
 
 def configure_logging(level: str) -> None:

@@ -37,7 +37,10 @@ class ConsoleChat:
 
     async def run(self, lines, *, interval: float = 5.0) -> None:
         """Handles every line until the input ends; the scheduler runs alongside."""
-        scheduler = Scheduler([self.games.tick], self._deliver, interval=interval)
+        jobs = [self.games.tick]
+        if self.games.puzzles is not None:
+            jobs.append(self.games.puzzles.tick)  # the daily puzzle posts
+        scheduler = Scheduler(jobs, self._deliver, interval=interval)
         await scheduler.run_once()  # whatever came due while the chat was closed
         scheduler.start()
         try:

@@ -1,0 +1,141 @@
+"""The puzzle bank: a JSONL file shipped with the bot, one record per line.
+
+Two kinds of record: a run header ``{"run": id, "engine": ..., "settings": {...}, ...}``
+written when ``puzzles generate`` starts, and a puzzle::
+
+    {"id": "mk1a2b3c4d", "fen": ..., "moves": ["e5e6", ...], "kind": "mate", "mate_in": 2,
+     "rating": 1150, "themes": ["mate", "mateIn2", "rua"], "run": "20261130-1"}
+
+Generation appends to the file over several runs; every line is written whole and flushed.
+
+>>> p = BankPuzzle("mk1", "6k1/8/6K1/8/8/8/8/R7 w - - 0 1", ("a1a8",), "mate", 1, 700, ("mate", "mateIn1"))
+>>> BankPuzzle.from_json(p.to_json()) == p
+True
+>>> sorted(p.listing())
+['fen', 'id', 'kind', 'mate_in', 'moves', 'rating', 'themes']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from storage.records import Puzzle
+
+BANK_PATH = Path(__file__).with_name("bank.jsonl")
+Kind = Literal["mate", "material"]
+
+KNOWN_THEMES = frozenset({
+    "mate", "mateIn1", "mateIn2", "mateIn3", "mateIn4", "material",
+    "short", "long", "quietMove", "check", "capture", "promotion", "fork", "sacrifice",
+    "khun", "met", "khon", "ma", "rua", "bia", "biaNgai",
+    "opening", "middlegame", "endgame",
+})
+
+
+@dataclass(frozen=True)
+class BankPuzzle:
+    """One puzzle of the bank: ``moves`` start with the solver's move and end with one."""
+
+    id: str
+    fen: str
+    moves: tuple[str, ...]
+    kind: Kind
+    mate_in: int | None
+    rating: int
+    themes: tuple[str, ...]
+    run: str | None = None
+    extra: dict = field(default_factory=dict, compare=False)  # generation details kept as found
+
+    def listing(self) -> dict:
+        """Exactly the fields of ``puzzles list --json``."""
+        return {
+            "id": self.id,
+            "fen": self.fen,
+            "moves": list(self.moves),
+            "kind": self.kind,
+            "mate_in": self.mate_in,
+            "rating": self.rating,
+            "themes": list(self.themes),
+        }
+
+    def to_json(self) -> str:
+        record = self.listing()
+        if self.run is not None:
+            record["run"] = self.run
+        record.update(self.extra)
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | dict) -> BankPuzzle:
+        data = json.loads(text) if isinstance(text, str) else dict(text)
+        known = {"id", "fen", "moves", "kind", "mate_in", "rating", "themes", "run"}
+        return cls(
+            id=str(data["id"]),
+            fen=str(data["fen"]),
+            moves=tuple(data["moves"]),
+            kind=data["kind"],
+            mate_in=data.get("mate_in"),
+            rating=int(data["rating"]),
+            themes=tuple(data.get("themes", ())),
+            run=data.get("run"),
+            extra={k: v for k, v in data.items() if k not in known},
+        )
+
+    def to_record(self) -> Puzzle:
+        """The storage record (the run id becomes its source)."""
+        return Puzzle(self.id, self.fen, self.moves, self.rating, self.themes, self.run)
+
+
+def read_records(path: Path = BANK_PATH) -> Iterator[dict]:
+    """Every record of the file, headers included; a missing file has none."""
+    if not path.exists():
+        return
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as error:
+                # A line cut short by a kill during generation: skip it, say where.
+                raise ValueError(f"{path}:{number}: not JSON: {error}") from None
+
+
+def load_bank(path: Path = BANK_PATH) -> list[BankPuzzle]:
+    """The puzzles of the bank, in file order."""
+    return [BankPuzzle.from_json(r) for r in read_records(path) if "fen" in r]
+
+
+def load_runs(path: Path = BANK_PATH) -> list[dict]:
+    """The run headers of the bank, in file order."""
+    return [r for r in read_records(path) if "run" in r and "fen" not in r]
+
+
+def append_records(path: Path, records: Iterable[dict | BankPuzzle]) -> None:
+    """Appends whole lines and syncs them, so an interrupted run leaves a readable file."""
+    with path.open("a", encoding="utf-8") as f:
+        for record in records:
+            text = record.to_json() if isinstance(record, BankPuzzle) else json.dumps(
+                record, ensure_ascii=False, separators=(",", ":"))
+            f.write(text + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def write_bank(path: Path, headers: Iterable[dict], puzzles: Iterable[BankPuzzle]) -> None:
+    """Rewrites the whole file atomically (used to drop puzzles that fail verification)."""
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for header in headers:
+            f.write(json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n")
+        for puzzle in puzzles:
+            f.write(puzzle.to_json() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

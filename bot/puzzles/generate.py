@@ -1,0 +1,373 @@
+"""``makruk-bot puzzles generate``: new puzzles from Fairy-Stockfish's games, proved before kept.
+
+1. Candidate positions: the engine plays itself from the start after a few random plies,
+   choosing among near-best moves and now and then a worse one (so the other side gets
+   chances), at a small node budget. Every position the project's rules reach is a candidate.
+2. A cheap screen: MultiPV 2 at ``screen_depth``: a mate in 1-4 that the second move does not
+   match, or a material win clearly ahead of the second move.
+3. The full check: every legal move ranked (MultiPV = all) at every solver move. A mate
+   in N is kept when no other first move (and no other later move but the last) mates in N
+   or fewer; a material win when the best move is ``gap_cp`` ahead of the second at every
+   solver move. The defender's replies are the engine's best. The line is cut after the
+   solver's move that settles the gain.
+4. The project's own verifier (``verify.verify_puzzle``) must then prove it.
+
+Runs append to the bank as they go and may be stopped at any time; the next run reads the
+bank and fills what is still missing of each kind's quota.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from makruk import STARTING_FEN, Board, Move
+
+from .bank import BANK_PATH, BankPuzzle, append_records, load_bank
+from .themes import rating, tags
+from .uci import Line, UciEngine
+from .verify import MIN_GAIN, count_cannot_matter, material, settle, verify_puzzle
+
+log = logging.getLogger(__name__)
+
+DEFAULT_ENGINE = "/usr/games/fairy-stockfish"
+# Share of each kind in the bank ("mate2" = mate in 2).
+DEFAULT_MIX = {"mate1": 0.15, "mate2": 0.30, "mate3": 0.20, "mate4": 0.12, "material": 0.23}
+MAX_MATE = 4
+MAX_MATERIAL_SOLVER_MOVES = 3
+ONE_MOVE_MATERIAL_SHARE = 0.3  # at most this share of the material puzzles is a single capture
+
+
+@dataclass(frozen=True)
+class GenerateSettings:
+    """Everything that shapes a run; recorded in the bank's run header."""
+
+    target: int = 420
+    mix: dict = field(default_factory=lambda: dict(DEFAULT_MIX))
+    seed: int = 0
+    threads: int = 1
+    hash_mb: int = 64
+    play_nodes: tuple[int, int] = (2500, 8000)  # the stronger side's budget per move
+    weak_nodes: tuple[int, int] = (100, 700)  # the weaker side's: games must end in mates
+    random_plies: tuple[int, int] = (2, 10)
+    margin_cp: int = 40
+    wild_rate: float = 0.08
+    max_plies: int = 180
+    screen_depth: int = 10
+    material_depth: int = 12
+    gap_cp: int = 200
+    min_win_cp: int = 200
+    found_depth_max: int = 14
+
+    def quotas(self) -> dict[str, int]:
+        return {kind: round(self.target * share) for kind, share in self.mix.items()}
+
+
+@dataclass
+class RunStats:
+    games: int = 0
+    positions: int = 0
+    screened: int = 0
+    checked: int = 0
+    kept: Counter = field(default_factory=Counter)
+    rejected: Counter = field(default_factory=Counter)
+
+
+def generate(
+    settings: GenerateSettings,
+    *,
+    bank: Path = BANK_PATH,
+    engine_path: str = DEFAULT_ENGINE,
+    max_games: int | None = None,
+    max_seconds: float | None = None,
+) -> RunStats:
+    """Plays games and appends proved puzzles to ``bank`` until the quotas are full."""
+    existing = load_bank(bank)
+    have = Counter(_slot(p) for p in existing)
+    have["material1"] = sum(1 for p in existing if p.kind == "material" and len(p.moves) == 1)
+    seen = {_position_key(p.fen) for p in existing}
+    quotas = settings.quotas()
+    stats = RunStats()
+    rng = random.Random(settings.seed)
+    started = time.monotonic()
+    run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{settings.seed}"
+    with UciEngine(engine_path, threads=settings.threads, hash_mb=settings.hash_mb) as engine:
+        header = {
+            "run": run_id,
+            "engine": engine.name,
+            "engine_path": engine_path,
+            "variant": "makruk",
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            "settings": asdict(settings),
+        }
+        append_records(bank, [header])
+        while not _full(have, quotas):
+            if max_games is not None and stats.games >= max_games:
+                break
+            if max_seconds is not None and time.monotonic() - started > max_seconds:
+                break
+            game_seed = rng.getrandbits(32)
+            finder = _Finder(engine, settings, random.Random(game_seed), have, quotas, seen, stats)
+            for puzzle in finder.play_and_search():
+                puzzle = BankPuzzle(**{**puzzle.__dict__, "run": run_id})
+                append_records(bank, [puzzle])
+                have[_slot(puzzle)] += 1
+                seen.add(_position_key(puzzle.fen))
+                stats.kept[_slot(puzzle)] += 1
+                log.info("kept %s %s (%s) rating %d: %s", puzzle.id, _slot(puzzle), " ".join(puzzle.moves),
+                         puzzle.rating, ",".join(puzzle.themes))
+            stats.games += 1
+            log.info("game %d done (%.0f s): bank %s of %s; rejected %s", stats.games, time.monotonic() - started,
+                     dict(have), quotas, dict(stats.rejected))
+    return stats
+
+
+def _slot(p: BankPuzzle) -> str:
+    return f"mate{p.mate_in}" if p.kind == "mate" else "material"
+
+
+def _full(have: Counter, quotas: dict[str, int]) -> bool:
+    return all(have[kind] >= n for kind, n in quotas.items())
+
+
+def _position_key(fen: str) -> str:
+    return " ".join(fen.split()[:2])
+
+
+def puzzle_id(fen: str, first_move: str) -> str:
+    digest = hashlib.sha1(f"{_position_key(fen)} {first_move}".encode()).hexdigest()
+    return "mk" + digest[:8]
+
+
+class _Finder:
+    """One game and the puzzles found in it."""
+
+    def __init__(self, engine: UciEngine, settings: GenerateSettings, rng: random.Random,
+                 have: Counter, quotas: dict[str, int], seen: set[str], stats: RunStats) -> None:
+        self.engine = engine
+        self.s = settings
+        self.rng = rng
+        self.have = have
+        self.quotas = quotas
+        self.seen = seen
+        self.stats = stats
+
+    def play_and_search(self):
+        """Plays one game, then searches the positions worth a look, in order."""
+        board = Board()
+        moves: list[str] = []
+        random_plies = self.rng.randint(*self.s.random_plies)
+        strong = self.rng.choice((True, False))
+        budget = {strong: self.rng.randint(*self.s.play_nodes), not strong: self.rng.randint(*self.s.weak_nodes)}
+        seen: list[tuple[Board, list[Line]]] = []
+        while len(moves) < self.s.max_plies and not board.is_game_over() and count_cannot_matter(board):
+            legal = board.legal_moves()
+            if len(moves) < random_plies:
+                move = self.rng.choice(legal)
+            else:
+                lines = self.engine.analyse(STARTING_FEN, moves, nodes=budget[board.turn], multipv=3)
+                if not lines:
+                    break
+                self.stats.positions += 1
+                seen.append((board.copy(), lines))
+                move = Move.from_uci(self._choose(lines, wild=board.turn != strong))
+                if move not in legal:
+                    log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())
+                    break
+            board.push(move)
+            moves.append(move.uci())
+        # The winner's last moves before a mate hold the long mates a small budget sees late.
+        mated = board.is_checkmate()
+        final = {len(seen) - i for i in range(1, 2 * (MAX_MATE + 2), 2)} if mated else set()
+        skip_until = 0
+        for index, (position, lines) in enumerate(seen):
+            if position.ply < skip_until:
+                continue
+            if index in final or self._promising(position, lines):
+                found = self._search(position)
+                if found is not None:
+                    skip_until = position.ply + 8  # the next puzzle comes from another phase of the game
+                    yield found
+
+    def _choose(self, lines: list[Line], *, wild: bool) -> str:
+        best = lines[0]
+        if best.mates:
+            return best.move
+        if wild and len(lines) > 1 and self.rng.random() < self.s.wild_rate:
+            return self.rng.choice(lines[1:]).move
+        near = [line for line in lines if line.value >= best.value - self.s.margin_cp]
+        return self.rng.choice(near).move
+
+    def _promising(self, board: Board, lines: list[Line]) -> bool:
+        best = lines[0]
+        if best.mates:
+            return best.mate <= MAX_MATE + 1
+        # Material: only when the side to move is not already ahead (winning more is no puzzle).
+        return best.cp is not None and best.cp >= self.s.min_win_cp - 50 and material(board, board.turn) <= 100
+
+    def _wanted(self, slot: str) -> bool:
+        return self.have[slot] < self.quotas.get(slot, 0)
+
+    def _search(self, board: Board) -> BankPuzzle | None:
+        fen = _puzzle_fen(board)
+        if _position_key(fen) in self.seen:
+            return None
+        self.stats.screened += 1
+        lines = self.engine.analyse(fen, depth=self.s.screen_depth, multipv=2)
+        if not lines:
+            return None
+        best = lines[0]
+        second = lines[1] if len(lines) > 1 else None
+        if best.mates and best.mate <= MAX_MATE:
+            if second is not None and second.mates and second.mate <= best.mate:
+                self.stats.rejected["screen: two mates"] += 1
+                return None
+            if not self._wanted(f"mate{best.mate}"):
+                return None
+            return self._mate(fen, best.mate)
+        if best.mate is None and best.cp is not None and best.cp >= self.s.min_win_cp:
+            if second is not None and best.value - second.value < self.s.gap_cp:
+                return None
+            if material(board, board.turn) > 100 or not self._wanted("material"):
+                return None  # already ahead: winning more is no puzzle
+            return self._material(fen)
+        return None
+
+    # --- mates ----------------------------------------------------------------------
+
+    def _mate(self, fen: str, n: int) -> BankPuzzle | None:
+        self.stats.checked += 1
+        board = Board(fen)
+        line: list[str] = []
+        left = n
+        while True:
+            ranked = self._ranked(fen, line, depth=max(8, 2 * left + 4))
+            mates = [r for r in ranked if r.mates]
+            if not mates:
+                self.stats.rejected["mate: lost on the full check"] += 1
+                return None
+            shortest = min(r.mate for r in mates)
+            if not line and shortest < n:
+                n = left = shortest  # the deeper search found a shorter mate
+                if not self._wanted(f"mate{n}"):
+                    return None
+            if shortest > left:
+                self.stats.rejected["mate: defence holds longer"] += 1
+                return None
+            keeping = [r for r in mates if r.mate <= left]
+            if left > 1 and len(keeping) > 1:
+                self.stats.rejected[f"mate: {len(keeping)} moves mate (solver move {len(line) // 2 + 1})"] += 1
+                return None
+            line.append(keeping[0].move)
+            board.push(Move.from_uci(keeping[0].move))
+            if left == 1:
+                break
+            reply = self.engine.analyse(fen, line, depth=max(8, 2 * left + 4), multipv=1)
+            if not reply:
+                self.stats.rejected["mate: no reply"] += 1
+                return None
+            line.append(reply[0].move)
+            board.push(Move.from_uci(reply[0].move))
+            left -= 1
+        if not board.is_checkmate():
+            self.stats.rejected["mate: not checkmate under our rules"] += 1
+            return None
+        return self._finish(fen, line, "mate", n)
+
+    # --- material ---------------------------------------------------------------------
+
+    def _material(self, fen: str) -> BankPuzzle | None:
+        self.stats.checked += 1
+        board = Board(fen)
+        solver = board.turn
+        before = material(board, solver)
+        line: list[str] = []
+        for solver_move in range(MAX_MATERIAL_SOLVER_MOVES):
+            ranked = self._ranked(fen, line, depth=self.s.material_depth)
+            if not ranked:
+                return None
+            best = ranked[0]
+            if best.mate is not None:
+                self.stats.rejected["material: a mate appeared"] += 1
+                return None
+            if best.cp is None or best.cp < self.s.min_win_cp:
+                self.stats.rejected["material: not winning on the full check"] += 1
+                return None
+            if len(ranked) > 1 and best.value - ranked[1].value < self.s.gap_cp:
+                self.stats.rejected[f"material: second move close (solver move {solver_move + 1})"] += 1
+                return None
+            line.append(best.move)
+            board.push(Move.from_uci(best.move))
+            if -settle(board) - before >= MIN_GAIN:
+                if solver_move == 0 and self.have["material"] and self._single_moves() >= (
+                        ONE_MOVE_MATERIAL_SHARE * self.quotas["material"]):
+                    self.stats.rejected["material: enough single captures"] += 1
+                    return None
+                return self._finish(fen, line, "material", None)
+            reply = self.engine.analyse(fen, line, depth=self.s.material_depth, multipv=1)
+            if not reply or board.is_game_over():
+                return None
+            line.append(reply[0].move)
+            board.push(Move.from_uci(reply[0].move))
+        self.stats.rejected["material: gain not settled in time"] += 1
+        return None
+
+    def _single_moves(self) -> int:
+        return self.have["material1"]
+
+    # --- shared -------------------------------------------------------------------------
+
+    def _ranked(self, fen: str, line: Sequence[str], *, depth: int) -> list[Line]:
+        """Every legal move, ranked (MultiPV = the number of legal moves)."""
+        board = Board(fen)
+        for uci in line:
+            board.push(Move.from_uci(uci))
+        count = len(board.legal_moves())
+        ranked = self.engine.analyse(fen, line, depth=depth, multipv=max(1, count))
+        return sorted(ranked, key=lambda r: -r.value)
+
+    def _found_depth(self, fen: str, first: str) -> int:
+        """The shallowest depth from which a fresh search keeps choosing the first move."""
+        self.engine.new_game()  # an empty hash: earlier searches of this position must not help
+        by_depth = self.engine.best_by_depth(fen, depth=self.s.found_depth_max)
+        found = self.s.found_depth_max + 1
+        for depth in sorted(by_depth, reverse=True):
+            if by_depth[depth] != first:
+                break
+            found = depth
+        return found
+
+    def _finish(self, fen: str, line: list[str], kind: str, mate_in: int | None) -> BankPuzzle | None:
+        depth = self._found_depth(fen, line[0])
+        puzzle = BankPuzzle(
+            id=puzzle_id(fen, line[0]),
+            fen=fen,
+            moves=tuple(line),
+            kind=kind,  # type: ignore[arg-type]
+            mate_in=mate_in,
+            rating=rating(fen, line, kind, mate_in, found_depth=depth),
+            themes=tags(fen, line, kind, mate_in),
+            extra={"found_depth": depth},
+        )
+        verdict = verify_puzzle(puzzle, exhaustive=MAX_MATE)
+        if not verdict.ok:
+            self.stats.rejected["verify: " + verdict.problems[0].split(":")[0][:40]] += 1
+            log.info("verifier refused %s: %s", fen, "; ".join(verdict.problems))
+            return None
+        if kind == "material" and len(line) == 1:
+            self.have["material1"] += 1
+        return puzzle
+
+
+def _puzzle_fen(board: Board) -> str:
+    """The position alone: no history, the half-move clock reset (no count is running)."""
+    fields = board.fen().split()
+    fields[4] = "0"
+    return " ".join(fields)

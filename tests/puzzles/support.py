@@ -1,0 +1,50 @@
+"""Puzzles and helpers for the puzzle tests: real positions, proved by the verifier."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.config import Settings
+from bot.engines import RandomMover
+from bot.services.games import GameService
+from bot.services.puzzles import PuzzleService
+from storage.records import Puzzle
+
+from ..bot.support import Chat, no_image
+
+# A mate in 2 for Black: Rh2+ Kg3 Rg1#; the only first move that mates in 2.
+MATE2 = Puzzle("t-mate2", "8/8/3mspk1/4ppNp/3m~2nP/5R1K/2r5/r7 b - - 0 61", ("c2h2", "h3g3", "a1g1"), 1100,
+               ("mate", "mateIn2", "check", "rua"), "test")
+# A mate in 2 for White whose last move may be either promotion: d6=M# or f6=M#.
+MATE2_TWO_ENDINGS = Puzzle("t-mate2b", "4k3/2R5/4M~3/3P1P2/S3N3/P1K3S1/5M2/8 w - - 0 53",
+                           ("c7c8", "e8e7", "d5d6m"), 1150, ("mate", "mateIn2", "promotion"), "test")
+# A mate in 1: Ra8#.
+MATE1 = Puzzle("t-mate1", "7k/8/4p2K/8/8/4P3/8/R7 w - - 0 1", ("a1a8",), 700, ("mate", "mateIn1"), "test")
+# White wins the Rua on d6 with the Ma, with check.
+MATERIAL = Puzzle("t-material", "2Nr4/5ks1/2srnm1p/p1p4P/PpP1RMn1/1P4SR/8/2S1K3 w - - 0 39", ("c8d6",), 900,
+                  ("material", "capture", "ma"), "test")
+FLOW_PUZZLES = [MATE2, MATE2_TWO_ENDINGS, MATE1, MATERIAL]
+
+BANDS = ((0, 799), (800, 999), (1000, 1199), (1200, 1399), (1400, 1599), (1600, 1799), (1800, 9999))
+
+
+def band_puzzles(per_band: int = 3) -> list[Puzzle]:
+    """Copies of MATE2 with ratings in every weekday band (storage does not care)."""
+    found = []
+    for day, (low, _) in enumerate(BANDS):
+        for i in range(per_band):
+            found.append(Puzzle(f"band{day}-{i}", MATE2.fen, MATE2.solution, low + 10 * i, MATE2.themes, "test"))
+    return found
+
+
+MONDAY = datetime(2026, 11, 30, tzinfo=UTC)  # 2026-11-30 is a Monday
+
+
+def make_services(storage, clock, *, bands=BANDS, language: str = "en") -> tuple[GameService, PuzzleService]:
+    settings = Settings(language=language, line_language=language)
+    puzzles = PuzzleService(storage, settings, clock=clock, render=no_image, bands=bands)
+    games = GameService(storage, settings, clock=clock, engine=RandomMover(seed=1), render=no_image, puzzles=puzzles)
+    return games, puzzles
+
+
+__all__ = ["Chat", "no_image"]
