@@ -519,9 +519,9 @@ class Board:
         piece = self.piece_at(move.from_square)
         where = SQUARE_NAMES[move.from_square]
         if piece is None:
-            return IllegalMoveError(f"no piece on {where}", code="no_piece")
+            return IllegalMoveError(f"{uci}: no piece on {where}", code="no_piece")
         if piece.color != self.turn:
-            return IllegalMoveError(f"the piece on {where} is not yours", code="not_your_piece")
+            return IllegalMoveError(f"{uci}: the piece on {where} is not yours", code="not_your_piece")
         target = self.piece_at(move.to_square)
         if target is not None and target.color == self.turn:
             return IllegalMoveError(f"{uci}: you cannot capture your own piece", code="own_piece")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from makruk import Board, InvalidFenError
+from makruk import Board, IllegalMoveError, InvalidFenError, Move
 
 
 @pytest.mark.parametrize(
@@ -30,3 +30,12 @@ def test_thai_san_disambiguates_met_and_bia_ngai_like_fairy_stockfish(uci, thai)
     move = board.parse_move(uci)
     assert board.thai_san(move) == thai
     assert board.parse_move(thai) == move
+
+
+@pytest.mark.parametrize("uci, code", [("e4e5", "no_piece"), ("e6e5", "not_your_piece")])
+def test_every_illegal_move_message_names_the_move(uci, code):
+    # In a list of moves (CLI `legal FEN e3e4 e4e5 ...`) "no piece on e4" did not say which move.
+    with pytest.raises(IllegalMoveError) as error:
+        Board().play(Move.from_uci(uci))
+    assert error.value.code == code
+    assert str(error.value).startswith(f"{uci}: ")
