@@ -198,8 +198,9 @@ class FakeDiscord:
         return payload
 
     async def say(self, person: Person, content: str, *, channel: dict | None = None,
-                  mentions: tuple[Person, ...] = ()) -> None:
-        """A plain message; Discord shows the bot its text only when it mentions the bot, or in a DM."""
+                  mentions: tuple[Person, ...] = (), partial: bool = False) -> None:
+        """A plain message; Discord shows the bot its text only when it mentions the bot, or in a DM.
+        ``partial``: the channel is known only by its id."""
         channel = channel or self.channels[CHANNEL_ID]
         self.channels.setdefault(int(channel["id"]), channel)
         state = self.bot._connection
@@ -215,6 +216,8 @@ class FakeDiscord:
             data.update(guild_id=str(GUILD_ID), member=person.member(with_user=False))
             kind = discord.Thread if channel["type"] == 11 else discord.TextChannel
             where = kind(guild=guild, state=state, data=channel)
+            if partial:  # as discord.py has it when the channel is not in its cache
+                where = self.bot.get_partial_messageable(int(channel["id"]), guild_id=GUILD_ID)
         self.bot.dispatch("message", discord.Message(state=state, channel=where, data=data))
         await settle()
 

@@ -135,3 +135,10 @@ async def test_running_without_a_token_explains_what_is_missing(capsys):
     assert "DISCORD_TOKEN" in capsys.readouterr().err
     assert await discord_main.main(Settings(discord_token=None), parse("--sync")) == 2
     assert await discord_main.main(Settings(discord_token="x"), parse("--guild", "1")) == 2
+
+
+def test_the_guide_gives_the_invite_permissions_the_bot_needs():
+    needed = discord.Permissions(send_messages=True, embed_links=True, attach_files=True, read_message_history=True,
+                                 create_public_threads=True, send_messages_in_threads=True)
+    guide = (ROOT / "docs" / "discord.md").read_text("utf-8")
+    assert f"permissions={needed.value}" in guide and "scope=bot+applications.commands" in guide

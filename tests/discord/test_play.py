@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import discord
 import pytest
 from PIL import Image
 
@@ -275,15 +276,13 @@ async def test_lang_needs_manage_server(bot, discord_api, storage):
     assert (await storage.get_channel_settings("discord", str(CHANNEL_ID))).language == "th"
 
 
-
-def _user(bot, person):
-    import discord
-    return discord.User(state=bot._connection, data=person.user())
-
-
 @pytest.mark.parametrize("render", [None])  # the real renderer
 async def test_the_board_is_a_real_png_attachment(bot, discord_api, render):
     await discord_api.slash(ALICE, "new", bot=1, dm=True)
     name, data = discord_api.boards()[-1].files[0]
     with Image.open(io.BytesIO(data)) as image:
         assert name == "board.png" and image.format == "PNG" and min(image.size) >= 400
+
+
+def _user(bot, person):
+    return discord.User(state=bot._connection, data=person.user())

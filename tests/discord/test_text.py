@@ -21,6 +21,13 @@ async def test_a_mention_in_the_game_thread_plays_a_move(bot, discord_api, stora
     assert [m.uci for m in game.moves] == ["e3e4"]
 
 
+async def test_a_game_thread_missing_from_the_cache_still_finds_its_game(bot, discord_api, storage):
+    thread = await start_game(discord_api)
+    await discord_api.say(ALICE, f"{MENTION} e3e4", channel=thread, mentions=(MAKRUK,), partial=True)
+    game = await storage.active_game("discord", str(CHANNEL_ID))
+    assert [m.uci for m in game.moves] == ["e3e4"]
+
+
 async def test_a_refusal_by_mention_is_a_plain_reply(bot, discord_api):
     api = discord_api
     thread = await start_game(api)

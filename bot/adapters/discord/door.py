@@ -247,10 +247,10 @@ class Door:
 
     def key(self, channel, channel_id: int | None) -> str:
         """The service's channel for a Discord channel: a game thread of this bot is its parent's."""
-        if isinstance(channel, discord.Thread) and channel.parent_id and (
-                channel.owner_id == self._me() or self.threads.is_game_thread(channel.id)):
+        if isinstance(channel, discord.Thread) and channel.parent_id and channel.owner_id == self._me():
             return str(channel.parent_id)
-        return str(channel_id)
+        parent = self.threads.parent_of(channel_id)  # a game thread Discord described only partly
+        return str(parent or channel_id)
 
     @staticmethod
     def user(user: discord.abc.User) -> User:
@@ -375,8 +375,9 @@ class GameThreads:
         self._threads.pop(game_id, None)
         self._absent.add(game_id)
 
-    def is_game_thread(self, thread_id: int) -> bool:
-        return any(t.id == thread_id for t in self._threads.values())
+    def parent_of(self, thread_id: int | None) -> int | None:
+        """The channel of a game thread seen since start-up; None for any other channel."""
+        return next((t.parent_id for t in self._threads.values() if t.id == thread_id), None)
 
     async def find(self, channel: discord.TextChannel, game_id: int) -> discord.Thread | None:
         if game_id in self._threads:
