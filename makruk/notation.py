@@ -135,6 +135,8 @@ def parse_move(board: Board, text: str) -> Move:
         raise InvalidMoveError(f"not a move: text of {len(text)} characters")
     cleaned = _clean(text)
     patterns = _read_coordinates(cleaned) or _read_san(cleaned) or _read_thai(cleaned)
+    # From a square to itself is no move (it would pass for the null move, "0000").
+    patterns = [p for p in patterns if _from_square(p) != p.to_square]
     if not patterns:
         raise InvalidMoveError(f"not a move: {text!r}")
     return _resolve(board, text, patterns)
@@ -243,6 +245,12 @@ def _read_thai(text: str) -> list[_Pattern]:
             )
         )
     return patterns
+
+
+def _from_square(p: _Pattern) -> int | None:
+    if p.from_file is None or p.from_rank is None:
+        return None
+    return p.from_file + 8 * p.from_rank
 
 
 def _matches(board: Board, move: Move, p: _Pattern) -> bool:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from makruk import Board, IllegalMoveError, InvalidFenError, Move
+from makruk import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,10 @@ def test_every_illegal_move_message_names_the_move(uci, code):
         Board().play(Move.from_uci(uci))
     assert error.value.code == code
     assert str(error.value).startswith(f"{uci}: ")
+
+
+@pytest.mark.parametrize("text", ["e3e3", "Ne3e3", "จ๓จ๓", "ม จ๓-จ๓"])
+def test_a_move_from_a_square_to_itself_is_not_a_move(text):
+    # It read as the null move and failed as "0000: you cannot capture your own piece".
+    with pytest.raises(InvalidMoveError):
+        Board().parse_move(text)
