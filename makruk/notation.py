@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import attacks as A
 from .board import Board
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .types import FILE_NAMES, SQUARE_NAMES, Move, PieceType
@@ -295,9 +296,32 @@ def _explain(board: Board, text: str, patterns: list[_Pattern]) -> IllegalMoveEr
     if coordinate is not None and len(patterns) == 1:
         frm = coordinate.from_file + 8 * coordinate.from_rank
         return board.why_illegal(Move(frm, coordinate.to_square, bool(coordinate.promotion)))
-    near = _select(board, board._pseudo_legal_all(), patterns)
+    # A Rua move that is blocked, or a move onto an own piece, is not even pseudo-legal: look
+    # at how the pieces move on an empty board, so that "Ra4" says the way is blocked.
+    near = _select(board, board._pseudo_legal_all(), patterns) or _select(board, _by_movement(board), patterns)
     if len(near) == 1:
         error = board.why_illegal(near[0])
         if error.code != "perpetual_check" or near[0] in board._pseudo_legal_filtered():
             return error
     return IllegalMoveError(f"no legal move matches {text!r}", code="no_such_move")
+
+
+def _by_movement(board: Board) -> list[Move]:
+    """Every move of the side to move as its pieces move on an empty board."""
+    moves = []
+    for frm, piece in board.piece_map().items():
+        if piece.color == board.turn:
+            reach = _REACH[piece.kind](frm, piece.color)
+            moves.extend(Move(frm, to) for to in A.squares(reach))
+    return moves
+
+
+_REACH = {
+    PieceType.KHUN: lambda sq, color: A.KHUN[sq],
+    PieceType.RUA: lambda sq, color: A.RUA_RAYS[sq],
+    PieceType.MA: lambda sq, color: A.MA[sq],
+    PieceType.KHON: lambda sq, color: A.KHON[color][sq],
+    PieceType.MET: lambda sq, color: A.MET[sq],
+    PieceType.BIA_NGAI: lambda sq, color: A.MET[sq],
+    PieceType.BIA: lambda sq, color: A.BIA_PUSH[color][sq] | A.BIA_CAPTURES[color][sq],
+}

@@ -46,3 +46,15 @@ def test_a_move_from_a_square_to_itself_is_not_a_move(text):
     # It read as the null move and failed as "0000: you cannot capture your own piece".
     with pytest.raises(InvalidMoveError):
         Board().parse_move(text)
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [("Ra4", "blocked"), ("ร-ก๔", "blocked"), ("Ra3", "own_piece"), ("Nc3", "own_piece")],
+)
+def test_san_errors_name_the_blocked_way_or_own_piece(text, code):
+    # Blocked moves and moves onto own pieces are not pseudo-legal, so SAN input only got
+    # "no legal move matches", while the same move in coordinates got the reason.
+    with pytest.raises(IllegalMoveError) as error:
+        Board().parse_move(text)
+    assert error.value.code == code
