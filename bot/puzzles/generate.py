@@ -1,8 +1,10 @@
 """``makruk-bot puzzles generate``: new puzzles from Fairy-Stockfish's games, proved before kept.
 
-1. Candidate positions: the engine plays itself from the start after a few random plies,
-   choosing among near-best moves and now and then a worse one (so the other side gets
-   chances), at a small node budget. Every position the project's rules reach is a candidate.
+1. Candidate positions: the engine plays itself from the start after a few random plies, a
+   strong side against a weak one that now and then picks its second or third choice, so
+   games end in mates and blunders. The project's rules replay every move. Candidates are
+   the positions where the game's search saw a mate or a clear win, and the winner's last
+   turns before a mate, where no endgame count can matter (``verify.count_cannot_matter``).
 2. A cheap screen: MultiPV 2 at ``screen_depth``: a mate in 1-4 that the second move does not
    match, or a material win clearly ahead of the second move.
 3. The full check: every legal move ranked (MultiPV = all) at every solver move. A mate
@@ -39,10 +41,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_ENGINE = "/usr/games/fairy-stockfish"
 # Share of each kind in the bank ("mate2" = mate in 2).
-DEFAULT_MIX = {"mate1": 0.15, "mate2": 0.30, "mate3": 0.20, "mate4": 0.12, "material": 0.23}
+DEFAULT_MIX = {"mate1": 0.17, "mate2": 0.33, "mate3": 0.20, "mate4": 0.10, "material": 0.20}
 MAX_MATE = 4
 MAX_MATERIAL_SOLVER_MOVES = 3
-ONE_MOVE_MATERIAL_SHARE = 0.3  # at most this share of the material puzzles is a single capture
+# At most this share of the material puzzles is a single move a shallow search finds at once.
+OBVIOUS_MATERIAL_SHARE = 0.3
+OBVIOUS_DEPTH = 2
 
 
 @dataclass(frozen=True)
@@ -54,11 +58,11 @@ class GenerateSettings:
     seed: int = 0
     threads: int = 1
     hash_mb: int = 64
-    play_nodes: tuple[int, int] = (2500, 8000)  # the stronger side's budget per move
+    play_nodes: tuple[int, int] = (1500, 6000)  # the stronger side's budget per move
     weak_nodes: tuple[int, int] = (100, 700)  # the weaker side's: games must end in mates
     random_plies: tuple[int, int] = (2, 10)
     margin_cp: int = 40
-    wild_rate: float = 0.08
+    wild_rate: float = 0.12
     max_plies: int = 180
     screen_depth: int = 10
     material_depth: int = 12
@@ -91,7 +95,7 @@ def generate(
     """Plays games and appends proved puzzles to ``bank`` until the quotas are full."""
     existing = load_bank(bank)
     have = Counter(_slot(p) for p in existing)
-    have["material1"] = sum(1 for p in existing if p.kind == "material" and len(p.moves) == 1)
+    have["obvious"] = sum(1 for p in existing if _obvious(p))
     seen = {_position_key(p.fen) for p in existing}
     quotas = settings.quotas()
     stats = RunStats()
@@ -127,6 +131,11 @@ def generate(
             log.info("game %d done (%.0f s): bank %s of %s; rejected %s", stats.games, time.monotonic() - started,
                      dict(have), quotas, dict(stats.rejected))
     return stats
+
+
+def _obvious(p: BankPuzzle) -> bool:
+    """A single winning move that a shallow search finds at once (usually a piece left hanging)."""
+    return p.kind == "material" and len(p.moves) == 1 and p.extra.get("found_depth", 0) <= OBVIOUS_DEPTH
 
 
 def _slot(p: BankPuzzle) -> str:
@@ -166,8 +175,8 @@ class _Finder:
         random_plies = self.rng.randint(*self.s.random_plies)
         strong = self.rng.choice((True, False))
         budget = {strong: self.rng.randint(*self.s.play_nodes), not strong: self.rng.randint(*self.s.weak_nodes)}
-        seen: list[tuple[Board, list[Line]]] = []
-        while len(moves) < self.s.max_plies and not board.is_game_over() and count_cannot_matter(board):
+        positions: list[tuple[Board, list[Line]]] = []
+        while len(moves) < self.s.max_plies and not board.is_game_over():
             legal = board.legal_moves()
             if len(moves) < random_plies:
                 move = self.rng.choice(legal)
@@ -176,7 +185,8 @@ class _Finder:
                 if not lines:
                     break
                 self.stats.positions += 1
-                seen.append((board.copy(), lines))
+                if count_cannot_matter(board):  # later positions still lead to the mate at the end
+                    positions.append((board.copy(), lines))
                 move = Move.from_uci(self._choose(lines, wild=board.turn != strong))
                 if move not in legal:
                     log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())
@@ -185,12 +195,12 @@ class _Finder:
             moves.append(move.uci())
         # The winner's last moves before a mate hold the long mates a small budget sees late.
         mated = board.is_checkmate()
-        final = {len(seen) - i for i in range(1, 2 * (MAX_MATE + 2), 2)} if mated else set()
+        final = {board.ply - i for i in range(1, 2 * (MAX_MATE + 2), 2)} if mated else set()
         skip_until = 0
-        for index, (position, lines) in enumerate(seen):
+        for position, lines in positions:
             if position.ply < skip_until:
                 continue
-            if index in final or self._promising(position, lines):
+            if position.ply in final or self._promising(position, lines):
                 found = self._search(position)
                 if found is not None:
                     skip_until = position.ply + 8  # the next puzzle comes from another phase of the game
@@ -306,10 +316,6 @@ class _Finder:
             line.append(best.move)
             board.push(Move.from_uci(best.move))
             if -settle(board) - before >= MIN_GAIN:
-                if solver_move == 0 and self.have["material"] and self._single_moves() >= (
-                        ONE_MOVE_MATERIAL_SHARE * self.quotas["material"]):
-                    self.stats.rejected["material: enough single captures"] += 1
-                    return None
                 return self._finish(fen, line, "material", None)
             reply = self.engine.analyse(fen, line, depth=self.s.material_depth, multipv=1)
             if not reply or board.is_game_over():
@@ -318,9 +324,6 @@ class _Finder:
             board.push(Move.from_uci(reply[0].move))
         self.stats.rejected["material: gain not settled in time"] += 1
         return None
-
-    def _single_moves(self) -> int:
-        return self.have["material1"]
 
     # --- shared -------------------------------------------------------------------------
 
@@ -346,6 +349,10 @@ class _Finder:
 
     def _finish(self, fen: str, line: list[str], kind: str, mate_in: int | None) -> BankPuzzle | None:
         depth = self._found_depth(fen, line[0])
+        if kind == "material" and len(line) == 1 and depth <= OBVIOUS_DEPTH and (
+                self.have["obvious"] >= OBVIOUS_MATERIAL_SHARE * self.quotas.get("material", 0)):
+            self.stats.rejected["material: enough obvious captures"] += 1
+            return None
         puzzle = BankPuzzle(
             id=puzzle_id(fen, line[0]),
             fen=fen,
@@ -361,8 +368,8 @@ class _Finder:
             self.stats.rejected["verify: " + verdict.problems[0].split(":")[0][:40]] += 1
             log.info("verifier refused %s: %s", fen, "; ".join(verdict.problems))
             return None
-        if kind == "material" and len(line) == 1:
-            self.have["material1"] += 1
+        if _obvious(puzzle):
+            self.have["obvious"] += 1
         return puzzle
 
 

@@ -1,7 +1,7 @@
 """``makruk-bot puzzles ...``: make, prove and list the puzzle bank.
 
     makruk-bot puzzles generate [--target 420] [--games N] [--minutes M] [--seed S]
-    makruk-bot puzzles verify [--workers 2] [--prune]
+    makruk-bot puzzles verify [--workers 2] [--prune] [--exhaustive 4]
     makruk-bot puzzles list [--json]
     makruk-bot puzzles stats
 """
@@ -42,6 +42,8 @@ def add_parser(subparsers) -> None:
     ver.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     ver.add_argument("--prune", action="store_true", help="drop the puzzles that fail from the bank")
     ver.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    ver.add_argument("--exhaustive", type=int, default=None, metavar="N",
+                     help="prove uniqueness by exhaustive search for mates in up to N moves (default 4)")
 
     lst = actions.add_parser("list", parents=[common], help="print the bank")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -78,11 +80,12 @@ def _generate(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .verify import verify_bank
+    from .verify import EXHAUSTIVE_UP_TO, verify_bank
 
     puzzles = load_bank(args.bank)
     started = time.monotonic()
-    verdicts = verify_bank(puzzles, workers=args.workers)
+    exhaustive = EXHAUSTIVE_UP_TO if args.exhaustive is None else args.exhaustive
+    verdicts = verify_bank(puzzles, workers=args.workers, exhaustive=exhaustive)
     elapsed = time.monotonic() - started
     failed = [v for v in verdicts if not v.ok]
     for verdict in verdicts:

@@ -29,8 +29,8 @@ from makruk.counting import has_unpromoted_bia
 from .bank import KNOWN_THEMES, BankPuzzle
 
 # Mates in this many moves or fewer have every solver move but the last proved unique by
-# exhaustive search (a mate in 4 takes seconds: generation proves those with 4).
-EXHAUSTIVE_UP_TO = 3
+# exhaustive search (a mate in 4 takes a few seconds, a mate in 3 a fraction of one).
+EXHAUSTIVE_UP_TO = 4
 MIN_GAIN = 200  # a material puzzle wins at least this much (a Bia is 100)
 MIN_PIECES_WITHOUT_BIA = 3  # without an unpromoted Bia, each side keeps this many pieces besides its Khun
 

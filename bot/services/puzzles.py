@@ -30,7 +30,7 @@ from storage.records import Player, Puzzle, PuzzlePost, Subscription
 from ..clock import Clock, SystemClock
 from ..config import Settings
 from ..i18n import Catalog
-from ..messages import BoardView, Incoming, Notice, Reply
+from ..messages import Action, BoardView, Incoming, Notice, Reply
 from .games import Refusal
 
 log = logging.getLogger(__name__)
@@ -364,7 +364,9 @@ class PuzzleService:
             caption=caption,
         )
         image = await asyncio.get_running_loop().run_in_executor(None, self._render, view)
-        return Reply(kind=kind, text=text, language=language, image=image, board=view)
+        actions = () if solved else (Action("hint", self.t(language, "puzzle.action.hint")),
+                                     Action("giveup", self.t(language, "puzzle.action.giveup")))
+        return Reply(kind=kind, text=text, language=language, image=image, board=view, actions=actions)
 
 
 # --- helpers ----------------------------------------------------------------------------------

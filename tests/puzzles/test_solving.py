@@ -29,6 +29,7 @@ async def test_wrong_try_then_right_moves_solve_the_daily_puzzle(games, storage,
     assert right[0].kind == "puzzle" and "Kg3" in right[0].text
     assert right[0].board.last_move == "h3g3"  # the opponent's reply is on the card
     assert right[0].board.caption == "Black to move, mate in 1"
+    assert [a.command for a in right[0].actions] == ["hint", "giveup"]
     solved = await chat.ok("alice", "Rg1#")  # SAN with the mate sign
     assert solved[0].kind == "puzzle_solved"
     assert "alice solved it with Rg1#" in solved[0].text and "Tries: 2" in solved[0].text

@@ -1,0 +1,73 @@
+"""The generator's parts: the UCI reader, the bank file, themes, and a short real run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, read_records
+from bot.puzzles.generate import GenerateSettings, generate, puzzle_id
+from bot.puzzles.themes import is_sacrifice, rating, tags
+from bot.puzzles.uci import Line, _parse_info
+from bot.puzzles.verify import verify_puzzle
+
+from .support import MATE2, MATE2_TWO_ENDINGS, MATERIAL
+
+ENGINE = "/usr/games/fairy-stockfish"
+
+
+def test_uci_info_lines_are_read_with_their_multipv_index():
+    text = "info depth 9 seldepth 12 multipv 2 score mate 3 nodes 900 nps 1 tbhits 0 time 1 pv c2h2 h3g3 a1g1"
+    assert _parse_info(text) == (2, Line("c2h2", None, 3, ("c2h2", "h3g3", "a1g1"), 9))
+    assert _parse_info("info depth 4 score cp -35 pv e3e4") == (1, Line("e3e4", -35, None, ("e3e4",), 4))
+    assert _parse_info("info depth 4 score cp 10 lowerbound pv e3e4") is None
+    assert _parse_info("info string variant makruk") is None
+    assert _parse_info("info depth 5 currmove e3e4 currmovenumber 1") is None
+
+
+def test_lines_compare_mates_beyond_centipawns():
+    mate2, mate5, up, mated = (Line("a", None, 2, (), 1), Line("b", None, 5, (), 1),
+                               Line("c", 900, None, (), 1), Line("d", None, -1, (), 1))
+    assert sorted([up, mated, mate5, mate2], key=lambda x: -x.value) == [mate2, mate5, up, mated]
+    assert mate2.mates and not mated.mates
+
+
+def test_the_bank_file_keeps_headers_and_puzzles_apart(tmp_path):
+    bank = tmp_path / "bank.jsonl"
+    p = BankPuzzle("mk1", MATE2.fen, MATE2.solution, "mate", 2, 1100, ("mate",), run="r1", extra={"found_depth": 3})
+    append_records(bank, [{"run": "r1", "engine": "Fairy-Stockfish 11.1 LB 64", "settings": {"seed": 1}}, p])
+    append_records(bank, [{"run": "r2", "engine": "x"}])
+    assert load_bank(bank) == [p] and load_bank(bank)[0].extra == {"found_depth": 3}
+    assert [r["run"] for r in load_runs(bank)] == ["r1", "r2"]
+    assert len(list(read_records(bank))) == 3
+    assert p.to_record().source == "r1" and p.to_record().solution == MATE2.solution
+    assert load_bank(tmp_path / "missing.jsonl") == []
+
+
+def test_themes_and_ratings_follow_the_line():
+    assert tags(MATE2.fen, MATE2.solution, "mate", 2) == ("mate", "mateIn2", "check", "rua", "middlegame")
+    assert "promotion" in tags(MATE2_TWO_ENDINGS.fen, MATE2_TWO_ENDINGS.solution, "mate", 2)
+    assert tags(MATERIAL.fen, MATERIAL.solution, "material", None)[:3] == ("material", "check", "capture")
+    assert not is_sacrifice(MATERIAL.fen, MATERIAL.solution)
+    easy = rating(MATE2.fen, MATE2.solution, "mate", 2, found_depth=1)
+    hard = rating(MATE2.fen, MATE2.solution, "mate", 2, found_depth=9)
+    assert 500 <= easy < hard <= 2600 and easy % 10 == 0
+    assert puzzle_id(MATE2.fen, "c2h2") == puzzle_id(MATE2.fen.replace(" 0 61", " 5 70"), "c2h2")
+
+
+@pytest.mark.skipif(not os.access(ENGINE, os.X_OK), reason="Fairy-Stockfish is not installed")
+def test_a_short_run_appends_proved_puzzles_and_resumes(tmp_path: Path):
+    bank = tmp_path / "bank.jsonl"
+    settings = GenerateSettings(target=50, seed=11)
+    generate(settings, bank=bank, engine_path=ENGINE, max_games=2)
+    generate(GenerateSettings(target=50, seed=12), bank=bank, engine_path=ENGINE, max_games=1)
+    runs = load_runs(bank)
+    assert [r["settings"]["seed"] for r in runs] == [11, 12]
+    assert runs[0]["engine"].startswith("Fairy-Stockfish")
+    puzzles = load_bank(bank)
+    assert len({" ".join(p.fen.split()[:2]) for p in puzzles}) == len(puzzles)
+    for p in puzzles:
+        assert p.run in {r["run"] for r in runs}
+        assert verify_puzzle(p).ok
