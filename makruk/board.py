@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -216,7 +217,61 @@ class Board:
         return moves
 
     def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
+        """Whether ``move`` is in ``legal_moves()``, decided for this move alone (far cheaper)."""
+        if self._legal is not None:
+            return move in self._legal
+        if not self._obeys_movement_and_check(move):
+            return False
+        if self.perpetual == "forbid" and self._may_repeat_thrice() and self._is_forbidden_perpetual(move):
+            return move in self.legal_moves()  # rule 3 may lift the ban: that needs every move
+        return True
+
+    def _obeys_movement_and_check(self, move: Move) -> bool:
+        """The move is one its piece makes, with the right promotion, leaving its Khun safe."""
+        frm, to = move.from_square, move.to_square
+        us = self.turn
+        off = 0 if us else BLACK_OFFSET
+        kind = self._squares[frm] - off
+        if not BIA <= kind <= KHUN:
+            return False  # no piece of the side to move on that square
+        bb = self._bb
+        ours, theirs = self._occ[us], self._occ[not us]
+        occupied = ours | theirs
+        to_bit = 1 << to
+        if kind == BIA:
+            reach = (A.BIA_PUSH[us][frm] & ~occupied) | (A.BIA_CAPTURES[us][frm] & theirs)
+        elif kind == RUA:
+            reach = A.rua_attacks(frm, occupied)
+        elif kind == MA:
+            reach = A.MA[frm]
+        elif kind == KHON:
+            reach = A.KHON[us][frm]
+        elif kind == KHUN:
+            reach = A.KHUN[frm]
+        else:  # Met and Bia Ngai
+            reach = A.MET[frm]
+        if not reach & to_bit & ~ours:
+            return False
+        if kind == BIA and to_bit & self._promotion_zone(us):
+            last = A.RANK_8 if us else A.RANK_1
+            if not move.promotion and (self.promotion == "forced" or to_bit & last):
+                return False
+        elif move.promotion:
+            return False
+
+        if kind == KHUN:  # a Rua sees through the square the Khun leaves
+            return not self._attackers(not us, to, occupied ^ (1 << frm))
+        # A check by anything but a Rua is answered only by taking the checker...
+        their_rua = bb[RUA + (BLACK_OFFSET - off)]
+        checkers = self._checkers & ~their_rua
+        if checkers and checkers != to_bit:
+            return False
+        # ...and no Rua (the only piece that pins) may see the Khun afterwards; one can only if
+        # it checks now or the piece leaves the Khun's rank or file.
+        ksq = bb[KHUN + off].bit_length() - 1
+        if not (self._checkers & their_rua or A.RUA_RAYS[ksq] >> frm & 1):
+            return True
+        return not A.rua_attacks(ksq, (occupied ^ (1 << frm)) | to_bit) & their_rua & ~to_bit
 
     def _pseudo_legal_filtered(self) -> list[Move]:
         """Moves by movement and check, without the perpetual-check rule."""
@@ -418,6 +473,8 @@ class Board:
 
     def _repetition_draws(self) -> bool:
         n = len(self._history) - 1
+        if n - self._window < 8:
+            return False  # a third occurrence needs two earlier ones, four plies apart at least
         first = self._first_occurrence(self._history[n][0], n)
         if first is None:
             return False
@@ -482,9 +539,14 @@ class Board:
             if self._checkers:
                 return Outcome("0-1" if self.turn else "1-0", "checkmate")
             return Outcome("1/2-1/2", "stalemate")
+        return self._draw()
+
+    def _draw(self) -> Outcome | None:
+        """The draws that need no move generation: counting, material, repetition."""
         if self.count is not None and self.count.expired:
             return Outcome("1/2-1/2", "counting")
-        if is_dead_material(self._squares):
+        no_bia = not (self._bb[BIA] | self._bb[BIA + BLACK_OFFSET])  # a Bia keeps the material alive
+        if no_bia and is_dead_material(self._squares):
             return Outcome("1/2-1/2", "material")
         if self._repetition_draws():
             return Outcome("1/2-1/2", "repetition")
@@ -506,12 +568,20 @@ class Board:
 
         Raises IllegalMoveError with a code saying why not.
         """
-        if self.is_game_over():
+        # The move is checked on its own: a legal move proves there is no mate or stalemate,
+        # so every legal move is generated only when the move is refused.
+        legal = self.is_legal(move)
+        if self._draw() is not None or not legal and not self.legal_moves():
             raise IllegalMoveError(f"the game is over; no move is allowed in {self.fen()}", code="game_over")
-        if move not in self.legal_moves():
+        if not legal:
             raise self.why_illegal(move)
         self.push(move)
         return move
+
+    def replay(self, moves: Iterable[Move | str]) -> None:
+        """Plays a stored game's moves (Move or UCI), each checked as ``play`` checks it."""
+        for move in moves:
+            self.play(Move.from_uci(move) if isinstance(move, str) else move)
 
     def why_illegal(self, move: Move) -> IllegalMoveError:
         """The error explaining why ``move`` is not legal here."""
