@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .errors import InvalidFenError
@@ -34,6 +35,11 @@ def parse_fen(fen: str) -> FenFields:
     """
     if not isinstance(fen, str):
         raise InvalidFenError(f"FEN must be text, got {type(fen).__name__}")
+    return _parse_fen(fen)
+
+
+@functools.lru_cache(maxsize=256)  # games mostly start from a few FENs; the fields are immutable
+def _parse_fen(fen: str) -> FenFields:
     fields = fen.split()
     if not fields:
         raise InvalidFenError("empty FEN")
@@ -136,16 +142,20 @@ def _is_number(text: str) -> bool:
 
 
 def _check_pieces(placement: list[int]) -> None:
-    for color, name in ((WHITE, "White"), (BLACK, "Black")):
-        khun = Piece(PieceType.KHUN, color).code
+    for khun, name in ((_WHITE_KHUN, "White"), (_BLACK_KHUN, "Black")):
         n = placement.count(khun)
         if n != 1:
             raise InvalidFenError(f"{name} must have exactly one Khun, found {n}")
-    for sq, code in enumerate(placement):
-        if code == Piece(PieceType.BIA, WHITE).code and sq >= 56:
+    for sq in range(56, 64):
+        if placement[sq] == _WHITE_BIA:
             raise InvalidFenError(f"a white Bia cannot stand on rank 8 (on {_name(sq)})")
-        if code == Piece(PieceType.BIA, BLACK).code and sq < 8:
+    for sq in range(8):
+        if placement[sq] == _BLACK_BIA:
             raise InvalidFenError(f"a black Bia cannot stand on rank 1 (on {_name(sq)})")
+
+
+_WHITE_KHUN, _BLACK_KHUN = Piece(PieceType.KHUN, WHITE).code, Piece(PieceType.KHUN, BLACK).code
+_WHITE_BIA, _BLACK_BIA = Piece(PieceType.BIA, WHITE).code, Piece(PieceType.BIA, BLACK).code
 
 
 def _name(sq: int) -> str:

@@ -138,21 +138,23 @@ class Move:
     @classmethod
     def from_uci(cls, text: str) -> Move:
         """Reads ``e3e4`` or ``d5c6m`` (strict; the notation module reads the looser forms)."""
+        move = _MOVES_BY_UCI.get(text) if isinstance(text, str) else None
+        if move is not None:
+            return move
         if text == "0000":
             return cls(0, 0)
-        if len(text) not in (4, 5) or (len(text) == 5 and text[4] != "m"):
-            raise InvalidMoveError(f"not a UCI move: {text!r}")
-        try:
-            frm = SQUARE_NAMES.index(text[:2])
-            to = SQUARE_NAMES.index(text[2:4])
-        except ValueError:
-            raise InvalidMoveError(f"not a UCI move: {text!r}") from None
-        if frm == to:
-            raise InvalidMoveError(f"not a UCI move: {text!r}")
-        return MOVES[frm][to][len(text) == 5]
+        raise InvalidMoveError(f"not a UCI move: {text!r}")
 
 
 # Every move value exists once: move generation hands out these shared objects.
 MOVES: list[list[tuple[Move, Move]]] = [
     [(Move(f, t, False), Move(f, t, True)) for t in range(64)] for f in range(64)
 ]
+# Every UCI move, so that reading one (stored games are read back move by move) is a lookup.
+_MOVES_BY_UCI = {
+    SQUARE_NAMES[frm] + SQUARE_NAMES[to] + suffix: MOVES[frm][to][promotion]
+    for frm in range(64)
+    for to in range(64)
+    if frm != to
+    for promotion, suffix in ((0, ""), (1, "m"))
+}
