@@ -395,9 +395,32 @@ class Board:
         self.turn = not us
         if self.count is not None:
             self.count = self._count_after_move(self.count, us)
-        self._checkers = self._attackers(us, bb[KHUN + (BLACK_OFFSET if us else 0)].bit_length() - 1)
+        self._checkers = self._checks_after(new_code, frm, to)
         self._history.append((self._repetition_key(), bool(self._checkers)))
         self._legal = None
+
+    def _checks_after(self, code: int, frm: Square, to: Square) -> int:
+        """Checkers of the Khun to move after ``code`` went from ``frm`` to ``to``: only the moved
+        piece checks directly, and only a Rua (the one slider) can be uncovered."""
+        us = code < BLACK_OFFSET
+        bb = self._bb
+        ksq = bb[KHUN + (BLACK_OFFSET if us else 0)].bit_length() - 1
+        kind = code & 7
+        if kind == MA:
+            checkers = A.MA[to] >> ksq & 1
+        elif kind in (MET, BIA_NGAI):
+            checkers = A.MET[to] >> ksq & 1
+        elif kind == KHON:
+            checkers = A.KHON[us][to] >> ksq & 1
+        elif kind == BIA:
+            checkers = A.BIA_CAPTURES[us][to] >> ksq & 1
+        else:
+            checkers = 0  # a Khun never checks; a Rua is found with the uncovered ones
+        checkers <<= to
+        rua = bb[RUA + (0 if us else BLACK_OFFSET)]
+        if rua and (kind == RUA or A.RUA_RAYS[ksq] >> frm & 1):
+            checkers |= A.rua_attacks(ksq, self._occ[0] | self._occ[1]) & rua
+        return checkers
 
     def pop(self) -> Move:
         """Takes back the last move."""
