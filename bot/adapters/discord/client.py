@@ -20,7 +20,7 @@ from ...i18n import Catalog
 from ...messages import Notice
 from ...scheduler import Scheduler
 from ...services.games import GameService
-from .commands import PlayCommands, ServerCommands
+from .commands import DailyPuzzleCommands, PlayCommands, ServerCommands
 from .door import PLATFORM, Door
 from .translate import CatalogTranslator
 from .views import DYNAMIC_ITEMS
@@ -57,7 +57,7 @@ class MakrukBot(commands.AutoShardedBot):
         self.settings = settings
         self.catalog = Catalog.load()
         self.door = Door(self, games, self.catalog, settings)
-        self.server_groups = tuple(server_groups)
+        self.server_groups = (DailyPuzzleCommands(self), *server_groups)
         self.scheduler = None
         if games is not None and scheduler_seconds:
             clock = functools.partial(games.tick, PLATFORM)  # other doors deliver their own notices

@@ -129,6 +129,30 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     async def help(self, interaction: discord.Interaction) -> None:
         await self.bot.door.command(interaction, "help")
 
+    @app_commands.command(name=text("discord.cmd.hint"), description=text("discord.cmd.hint.about"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "hint", slow=True)
+
+    @app_commands.command(name=text("discord.cmd.review"), description=text("discord.cmd.review.about"))
+    async def review(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "review", slow=True)
+
+    @app_commands.command(name=text("discord.cmd.puzzle"), description=text("discord.cmd.puzzle.about"))
+    async def puzzle(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "puzzle")
+
+    @app_commands.command(name=text("discord.cmd.giveup"), description=text("discord.cmd.giveup.about"))
+    async def giveup(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "giveup")
+
+    @app_commands.command(name=text("discord.cmd.streak"), description=text("discord.cmd.streak.about"))
+    async def streak(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "streak")
+
+    @app_commands.command(name=text("discord.cmd.puzzletop"), description=text("discord.cmd.puzzletop.about"))
+    async def puzzletop(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "puzzletop")
+
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
@@ -164,6 +188,26 @@ class ManageServerGroup(app_commands.Group):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return require_manage_guild(interaction)
+
+
+class DailyPuzzleCommands(ManageServerGroup):
+    """``/makruk-server puzzle subscribe|unsubscribe``: the channel's daily puzzle."""
+
+    def __init__(self, bot: MakrukBot) -> None:
+        super().__init__(name=text("discord.cmd.daily"), description=text("discord.cmd.daily.about"))
+        self.bot = bot
+
+    @app_commands.command(name=text("discord.cmd.subscribe"), description=text("discord.cmd.subscribe.about"))
+    @app_commands.rename(at=text("discord.opt.at"), zone=text("discord.opt.zone"))
+    @app_commands.describe(at=text("discord.opt.at.about"), zone=text("discord.opt.zone.about"))
+    async def subscribe(self, interaction: discord.Interaction, at: Range[str, 4, 5] | None = None,
+                        zone: Range[str, 3, 40] | None = None) -> None:
+        words = " ".join(["subscribe", *(w for w in (at, zone) if w)])
+        await self.bot.door.command(interaction, words)
+
+    @app_commands.command(name=text("discord.cmd.unsubscribe"), description=text("discord.cmd.unsubscribe.about"))
+    async def unsubscribe(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "unsubscribe")
 
 
 def require_manage_guild(interaction: discord.Interaction) -> bool:
