@@ -11,7 +11,6 @@ import unicodedata
 from pathlib import Path
 
 import discord
-from discord import app_commands
 
 from bot.adapters.discord import main as discord_main
 from bot.adapters.discord.client import command_payload
