@@ -208,8 +208,10 @@ class MateSearch:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.nodes = 0
-        self._attack_cache: dict[tuple, bool] = {}
-        self._defence_cache: dict[tuple, bool] = {}
+        # Per position (placement, side to move): (deepest depth known to fail, shallowest known to
+        # succeed). A mate in k is a mate in k + 1 too, so one entry answers other depths.
+        self._attack_known: dict[tuple, tuple[int, int]] = {}
+        self._defence_known: dict[tuple, tuple[int, int]] = {}
         self._refutations: dict[int, Move] = {}
 
     def mates_in(self, n: int) -> bool:
@@ -240,10 +242,12 @@ class MateSearch:
     def _attack(self, n: int) -> bool:
         """The side to move mates in n or fewer."""
         placement = self.board.placement()
-        key = (placement, self.board.turn, n)
-        known = self._attack_cache.get(key)
-        if known is not None:
-            return known
+        key = (placement, self.board.turn)
+        fails, succeeds = self._attack_known.get(key, _UNKNOWN)
+        if n <= fails:
+            return False
+        if n >= succeeds:
+            return True
         self.nodes += 1
         board = self.board
         result = False
@@ -264,7 +268,7 @@ class MateSearch:
                 if ok:
                     result = True
                     break
-        self._attack_cache[key] = result
+        self._attack_known[key] = (fails, n) if result else (n, succeeds)
         return result
 
     def _defence(self, k: int) -> bool:
@@ -275,10 +279,12 @@ class MateSearch:
             return board.is_check()
         if k <= 0:
             return False
-        key = (self.board.placement(), self.board.turn, k)
-        known = self._defence_cache.get(key)
-        if known is not None:
-            return known
+        key = (self.board.placement(), self.board.turn)
+        fails, succeeds = self._defence_known.get(key, _UNKNOWN)
+        if k <= fails:
+            return False
+        if k >= succeeds:
+            return True
         self.nodes += 1
         refutation = self._refutations.get(k)
         if refutation is not None and refutation in replies:
@@ -293,7 +299,7 @@ class MateSearch:
                 self._refutations[k] = reply
                 result = False
                 break
-        self._defence_cache[key] = result
+        self._defence_known[key] = (fails, k) if result else (k, succeeds)
         return result
 
 
@@ -340,6 +346,7 @@ def _split_checks(board: Board, placement: tuple[int, ...], moves: list[Move]) -
     return checks, quiet
 
 
+_UNKNOWN = (0, 1 << 30)
 _BIA, _BIA_NGAI, _MET, _KHON, _MA, _RUA = (int(k) for k in (
     PieceType.BIA, PieceType.BIA_NGAI, PieceType.MET, PieceType.KHON, PieceType.MA, PieceType.RUA))
 
