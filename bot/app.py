@@ -11,7 +11,7 @@ from storage import Storage, open_storage
 
 from .clock import Clock, SystemClock
 from .config import Settings
-from .engines import Engine, RandomMover
+from .engines import Engine, make_engine
 from .puzzles.bank import BANK_PATH, load_bank
 from .services.games import GameService
 from .services.puzzles import PuzzleService, weekday_bands
@@ -33,18 +33,26 @@ class App:
 @asynccontextmanager
 async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None, render=None,
                    card_render=None):
-    """The running parts of the bot; closes the database on exit. The puzzle bank is loaded
-    into the database; ``card_render`` draws puzzle cards (default: renderers.render_puzzle_card).
+    """The running parts of the bot; closes the database (and the engine it made) on exit.
+
+    Without ``engine`` it makes the real one: the built-in engine and Fairy-Stockfish when
+    installed (their processes start at the first bot move). The puzzle bank is loaded into
+    the database; ``card_render`` draws puzzle cards (default: renderers.render_puzzle_card).
     """
     clock = clock or SystemClock()
     storage = await open_storage(settings.database_path, clock=clock.now)
+    own_engine = make_engine(settings) if engine is None else None
     try:
         puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render)
-        games = GameService(storage, settings, clock=clock, engine=engine or RandomMover(), render=render,
+        games = GameService(storage, settings, clock=clock, engine=engine or own_engine, render=render,
                             puzzles=puzzles)
         yield App(settings, storage, games, puzzles)
     finally:
-        await storage.close()
+        try:
+            if own_engine is not None:
+                await own_engine.aclose()
+        finally:
+            await storage.close()
 
 
 async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render=None,

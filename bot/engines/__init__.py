@@ -1,6 +1,17 @@
-"""Engines that play the bot's side; the game service talks to them through ``Engine``."""
+"""Engines that play the bot's side; the game service talks to them through ``Engine``.
 
-from .base import Engine, EnginePosition, EngineError
+``make_engine(settings)`` builds the bot's engine: the built-in engine for levels 1-4,
+Fairy-Stockfish for 5-8 (the built-in engine when it is missing). See docs/engines.md.
+"""
+
+from .base import Analysis, Engine, EngineError, EnginePosition
+from .builtin import BuiltinEngine
+from .levels import LEVELS, Level
 from .random_mover import RandomMover
+from .select import LevelledEngine, make_engine
+from .uci import UciEngine, find_fairy_stockfish
 
-__all__ = ["Engine", "EngineError", "EnginePosition", "RandomMover"]
+__all__ = [
+    "LEVELS", "Analysis", "BuiltinEngine", "Engine", "EngineError", "EnginePosition", "Level", "LevelledEngine",
+    "RandomMover", "UciEngine", "find_fairy_stockfish", "make_engine",
+]

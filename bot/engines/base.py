@@ -1,4 +1,4 @@
-"""The one engine interface the services use."""
+"""The one engine interface the services use: moves at a level, analyses for hints and reviews."""
 
 from __future__ import annotations
 
@@ -9,9 +9,46 @@ from makruk import Board
 
 from ..services.replay import CountEvent, replay
 
+MATE_VALUE = 100_000  # centipawns standing for a mate (minus the moves it takes)
+
 
 class EngineError(Exception):
     """The engine could not produce a move (it died, timed out, or answered nonsense)."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An engine's judgement of a position, for the side to move (as UCI engines report it).
+
+    ``mate`` counts moves: positive when the side to move mates, negative when it is mated,
+    0 when it is checkmated already. ``pv`` starts with the move the engine would play.
+
+    >>> Analysis(None, 2, ("a1a8",)).value(), Analysis(35, None, ()).white_cp(False)
+    (99998, -35)
+    """
+
+    score_cp: int | None
+    mate: int | None
+    pv: tuple[str, ...]
+    depth: int = 0
+    nodes: int = 0
+
+    @property
+    def best(self) -> str | None:
+        return self.pv[0] if self.pv else None
+
+    def value(self) -> int:
+        """Centipawns for the side to move; a mate in n counts as MATE_VALUE - n."""
+        if self.mate is None:
+            return self.score_cp or 0
+        if self.mate > 0:
+            return MATE_VALUE - self.mate
+        return -MATE_VALUE - self.mate
+
+    def white_cp(self, white_to_move: bool, *, clamp: int = MATE_VALUE) -> int:
+        """The value from White's side, clamped to +-``clamp``."""
+        value = self.value() if white_to_move else -self.value()
+        return max(-clamp, min(clamp, value))
 
 
 @dataclass(frozen=True)
@@ -42,3 +79,34 @@ class Engine(Protocol):
 
     async def accepts_draw(self, position: EnginePosition, *, level: int) -> bool:
         ...
+
+    async def analyse(self, position: EnginePosition, *, depth: int | None = None,
+                      seconds: float | None = None) -> Analysis:
+        """Score and principal variation of a position whose game goes on (for hints)."""
+        ...
+
+    async def analyse_game(self, position: EnginePosition, *, seconds: float) -> list[Analysis]:
+        """An analysis of every position of a game, start to end, in about ``seconds`` (for reviews).
+
+        Positions where the game is over get their result: mate 0 for checkmate, 0 for draws.
+        """
+        ...
+
+
+def final_analysis(board: Board) -> Analysis | None:
+    """The analysis of a position whose game is over (None while it goes on)."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    if outcome.reason == "checkmate":
+        return Analysis(None, 0, ())
+    return Analysis(0, None, ())
+
+
+def game_positions(position: EnginePosition) -> list[EnginePosition]:
+    """Every position of a game, from the start to its last move, each with its count events."""
+    return [
+        EnginePosition(position.start_fen, position.moves[:ply],
+                       tuple(e for e in position.events if e.ply <= ply), position.promotion, position.perpetual)
+        for ply in range(len(position.moves) + 1)
+    ]

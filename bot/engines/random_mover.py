@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .base import EnginePosition
+from .base import Analysis, EnginePosition, final_analysis, game_positions
 
 
 class RandomMover:
@@ -29,3 +29,15 @@ class RandomMover:
 
     async def accepts_draw(self, position: EnginePosition, *, level: int) -> bool:
         return False
+
+    async def analyse(self, position: EnginePosition, *, depth: int | None = None,
+                      seconds: float | None = None) -> Analysis:
+        """No judgement at all: an even score and a random move."""
+        return Analysis(0, None, (await self.best_move(position, level=1),))
+
+    async def analyse_game(self, position: EnginePosition, *, seconds: float) -> list[Analysis]:
+        analyses = []
+        for step in game_positions(position):
+            board = step.board()
+            analyses.append(final_analysis(board) or await self.analyse(step))
+        return analyses

@@ -1,0 +1,260 @@
+"""A Makruk evaluation in centipawns: material, piece squares, Bia advancement, Khun safety,
+Rua and Ma mobility, and the endgame knowledge the counting rules call for.
+
+Material and piece-square values are kept incrementally by the search (``scores`` once,
+``move_delta`` per move, both signed White-positive); ``evaluate`` adds the terms that need
+the whole position and answers from the side to move's point of view.
+
+>>> from makruk import Board
+>>> evaluate(Board(), *scores(Board().placement()))
+0
+"""
+
+from __future__ import annotations
+
+from makruk import attacks as A
+from makruk.counting import has_unpromoted_bia, is_dead_material, pieces_honour_limit
+from makruk.types import Move, PieceType
+
+BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
+BLACK_OFFSET = 8
+
+# (middlegame, endgame) values; a Bia Ngai moves like a Met and is worth as much.
+VALUES: dict[int, tuple[int, int]] = {
+    BIA: (100, 120),
+    BIA_NGAI: (210, 230),
+    MET: (210, 230),
+    KHON: (320, 330),
+    MA: (330, 320),
+    RUA: (560, 600),
+    KHUN: (0, 0),
+}
+# Exchange values for ordering captures (MVV-LVA) and for delta pruning.
+ORDER_VALUE = [0] * 16
+for _kind, (_mg, _eg) in VALUES.items():
+    ORDER_VALUE[_kind] = ORDER_VALUE[_kind + BLACK_OFFSET] = _mg
+ORDER_VALUE[KHUN] = ORDER_VALUE[KHUN + BLACK_OFFSET] = 2000
+
+# Game phase from the pieces left (Rua 4, Ma and Khon 2, Met and Bia Ngai 1): 24 at the start.
+MAX_PHASE = 24
+MATE_MATERIAL_THRESHOLD = 550  # without a Rua, less than this rarely mates within the count
+
+
+def _table(rows: list[list[int]]) -> list[int]:
+    """A table written rank 8 first (as seen from White) into a1-first order."""
+    return [value for row in reversed(rows) for value in row]
+
+
+_CENTRE = _table([
+    [0, 2, 4, 6, 6, 4, 2, 0],
+    [2, 6, 10, 12, 12, 10, 6, 2],
+    [4, 10, 16, 20, 20, 16, 10, 4],
+    [6, 12, 20, 24, 24, 20, 12, 6],
+    [6, 12, 20, 24, 24, 20, 12, 6],
+    [4, 10, 16, 20, 20, 16, 10, 4],
+    [2, 6, 10, 12, 12, 10, 6, 2],
+    [0, 2, 4, 6, 6, 4, 2, 0],
+])
+_MA = _table([
+    [-40, -25, -15, -10, -10, -15, -25, -40],
+    [-25, -5, 5, 10, 10, 5, -5, -25],
+    [-15, 10, 20, 25, 25, 20, 10, -15],
+    [-10, 10, 25, 30, 30, 25, 10, -10],
+    [-10, 5, 20, 25, 25, 20, 5, -10],
+    [-15, 0, 10, 15, 15, 10, 0, -15],
+    [-25, -10, 0, 0, 0, 0, -10, -25],
+    [-40, -25, -20, -15, -15, -20, -25, -40],
+])
+# A Bia gains as it nears the promotion rank (rank 6); ranks 6-7 only under optional promotion.
+_BIA = _table([
+    [0] * 8,
+    [60, 60, 65, 70, 70, 65, 60, 60],
+    [45, 45, 50, 55, 55, 50, 45, 45],
+    [22, 24, 28, 34, 34, 28, 24, 22],
+    [8, 10, 14, 20, 20, 14, 10, 8],
+    [0, 0, 2, 6, 6, 2, 0, 0],
+    [0] * 8,
+    [0] * 8,
+])
+_KHUN_MG = _table([
+    [-60, -60, -60, -60, -60, -60, -60, -60],
+    [-50, -50, -50, -50, -50, -50, -50, -50],
+    [-40, -40, -40, -40, -40, -40, -40, -40],
+    [-30, -30, -35, -40, -40, -35, -30, -30],
+    [-20, -20, -25, -30, -30, -25, -20, -20],
+    [-10, -10, -15, -20, -20, -15, -10, -10],
+    [5, 10, 5, 0, 0, 5, 10, 5],
+    [10, 15, 10, 5, 5, 10, 15, 10],
+])
+_KHUN_EG = [2 * c - 24 for c in _CENTRE]
+_RUA = _table([
+    [0, 0, 0, 5, 5, 0, 0, 0],
+    [10, 15, 15, 15, 15, 15, 15, 10],
+    [0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 5, 5, 0, 0, 0],
+])
+
+
+def _piece_squares() -> tuple[list[list[int]], list[list[int]]]:
+    """Signed (White +, Black -) material plus square values per piece code and square."""
+    positional_mg = {
+        BIA: _BIA,
+        BIA_NGAI: [c // 2 for c in _CENTRE],
+        MET: [c // 2 for c in _CENTRE],
+        KHON: [c // 2 + (4 if sq >> 3 in (2, 3, 4) else 0) for sq, c in enumerate(_CENTRE)],
+        MA: _MA,
+        RUA: _RUA,
+        KHUN: _KHUN_MG,
+    }
+    positional_eg = {
+        BIA: [v + v // 2 for v in _BIA],
+        BIA_NGAI: _CENTRE,
+        MET: _CENTRE,
+        KHON: _CENTRE,
+        MA: _MA,
+        RUA: [0] * 64,
+        KHUN: _KHUN_EG,
+    }
+    mg = [[0] * 64 for _ in range(16)]
+    eg = [[0] * 64 for _ in range(16)]
+    for kind, (value_mg, value_eg) in VALUES.items():
+        for sq in range(64):
+            mg[kind][sq] = value_mg + positional_mg[kind][sq]
+            eg[kind][sq] = value_eg + positional_eg[kind][sq]
+            mirrored = sq ^ 56  # Black's square seen from its own side
+            mg[kind + BLACK_OFFSET][sq] = -(value_mg + positional_mg[kind][mirrored])
+            eg[kind + BLACK_OFFSET][sq] = -(value_eg + positional_eg[kind][mirrored])
+    return mg, eg
+
+
+MG, EG = _piece_squares()
+_CENTRE_DISTANCE = [max(3 - min(sq & 7, 7 - (sq & 7)), 3 - min(sq >> 3, 7 - (sq >> 3))) for sq in range(64)]
+
+
+def scores(placement) -> tuple[int, int]:
+    """Signed (middlegame, endgame) material and square values of a placement."""
+    mg = eg = 0
+    for sq, code in enumerate(placement):
+        if code:
+            mg += MG[code][sq]
+            eg += EG[code][sq]
+    return mg, eg
+
+
+def move_delta(squares: list[int], move: Move) -> tuple[int, int]:
+    """How ``move`` (not yet made on ``squares``) changes the values of ``scores``."""
+    frm, to = move.from_square, move.to_square
+    code = squares[frm]
+    captured = squares[to]
+    new = code + 1 if move.promotion else code  # Bia -> Bia Ngai is the next code
+    d_mg = MG[new][to] - MG[code][frm] - MG[captured][to]
+    d_eg = EG[new][to] - EG[code][frm] - EG[captured][to]
+    return d_mg, d_eg
+
+
+def evaluate(board, mg: int, eg: int) -> int:
+    """The position's value for the side to move; 0 for dead-draw material."""
+    bb = board._bb
+    occ_white, occ_black = board._occ[1], board._occ[0]
+    occupied = occ_white | occ_black
+    phase = (4 * (bb[RUA] | bb[RUA + BLACK_OFFSET]).bit_count()
+             + 2 * (bb[MA] | bb[MA + BLACK_OFFSET] | bb[KHON] | bb[KHON + BLACK_OFFSET]).bit_count()
+             + (bb[MET] | bb[MET + BLACK_OFFSET] | bb[BIA_NGAI] | bb[BIA_NGAI + BLACK_OFFSET]).bit_count())
+    if phase > MAX_PHASE:
+        phase = MAX_PHASE
+    score = int((mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE)  # rounds as for either side
+    score += _mobility(bb, occupied, occ_white, occ_black)
+
+    white_k = bb[KHUN].bit_length() - 1
+    black_k = bb[KHUN + BLACK_OFFSET].bit_length() - 1
+    if phase > 8:  # Khun safety: own pieces around the Khun, no enemy Rua on its file
+        shelter = 6 * (A.KHUN[white_k] & occ_white).bit_count() - 6 * (A.KHUN[black_k] & occ_black).bit_count()
+        if bb[RUA + BLACK_OFFSET] & A.FILE_ATTACKS[white_k][0]:
+            shelter -= 15
+        if bb[RUA] & A.FILE_ATTACKS[black_k][0]:
+            shelter += 15
+        score += int(shelter * phase / MAX_PHASE)
+
+    if not (bb[BIA] | bb[BIA + BLACK_OFFSET]):
+        score = _endgame(board, score, white_k, black_k)
+    return score if board.turn else -score
+
+
+def _mobility(bb: list[int], occupied: int, occ_white: int, occ_black: int) -> int:
+    """Squares the Rua and Ma reach (the short-stepping pieces' squares are in the tables)."""
+    mobility = 0
+    rua_attacks, ma = A.rua_attacks, A.MA
+    for code, sign, own in ((RUA, 3, occ_white), (RUA + BLACK_OFFSET, -3, occ_black)):
+        pieces = bb[code]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            mobility += sign * (rua_attacks(low.bit_length() - 1, occupied) & ~own).bit_count()
+    for code, sign, own in ((MA, 2, occ_white), (MA + BLACK_OFFSET, -2, occ_black)):
+        pieces = bb[code]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            mobility += sign * (ma[low.bit_length() - 1] & ~own).bit_count()
+    return mobility
+
+
+def _endgame(board, score: int, white_k: int, black_k: int) -> int:
+    """No unpromoted Bia: counting and dead material decide what the material is worth."""
+    squares = board._squares
+    if (board._occ[0] | board._occ[1]).bit_count() <= 8 and is_dead_material(squares):
+        return 0
+    white_bare = board._occ[1] == 1 << white_k
+    black_bare = board._occ[0] == 1 << black_k
+    if white_bare and black_bare:
+        return 0
+    strong = score > 0  # True: White is ahead
+    weak_k, strong_k = (black_k, white_k) if strong else (white_k, black_k)
+    material = _material(board, strong)
+    if material < MATE_MATERIAL_THRESHOLD and not board._bb[RUA + (0 if strong else BLACK_OFFSET)]:
+        score = int(score / 4)  # Khon, Ma, Met and Bia Ngai alone seldom mate in time
+    elif abs(score) > 250:
+        # Mop-up: drive the lone Khun to the edge, bring our Khun close.
+        distance = abs((weak_k & 7) - (strong_k & 7)) + abs((weak_k >> 3) - (strong_k >> 3))
+        bonus = 12 * _CENTRE_DISTANCE[weak_k] + 6 * (14 - distance)
+        army = board._occ[1 if strong else 0] & ~(1 << strong_k)  # the other pieces close in too
+        while army:
+            low = army & -army
+            army ^= low
+            sq = low.bit_length() - 1
+            bonus += 2 * (7 - max(abs((sq & 7) - (weak_k & 7)), abs((sq >> 3) - (weak_k >> 3))))
+        score += bonus if strong else -bonus
+
+    count = board.count
+    if count is None and (white_bare or black_bare):
+        # The bare side declares the pieces' honour count as soon as it may.
+        limit = pieces_honour_limit(squares, not white_bare)
+        if limit <= 0:
+            return 0
+        remaining = limit
+    elif count is not None:
+        remaining = count.limit - count.done
+    else:
+        return score
+    if remaining < 30:
+        score = int(score * (remaining + 6) / 36)  # a running count is worth less as it runs out
+    return score
+
+
+def _material(board, white: bool) -> int:
+    bb = board._bb
+    off = 0 if white else BLACK_OFFSET
+    return sum(VALUES[kind][1] * bb[kind + off].bit_count() for kind in (BIA_NGAI, MET, KHON, MA, RUA))
+
+
+def static_eval(board) -> int:
+    """``evaluate`` for a board whose values are not being kept incrementally."""
+    return evaluate(board, *scores(board._squares))
+
+
+def is_bia_free(board) -> bool:
+    return not has_unpromoted_bia(board._squares)

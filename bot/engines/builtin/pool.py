@@ -1,0 +1,151 @@
+"""Runs the built-in engine's searches in worker processes, so the bot's event loop never waits.
+
+The pool is created on first use (1-2 workers, started with ``spawn`` so no thread or open
+database of the bot is copied into them). A worker that dies is replaced and the search retried
+once; a search that overruns its time is abandoned and its worker killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..base import Analysis, EngineError, EnginePosition, final_analysis, game_positions
+from .search import Limits, Searcher, SearchResult, mate_in
+
+log = logging.getLogger(__name__)
+
+WORKER_NICENESS = 5  # searches yield the CPU to the bot's own process when both want it
+START_SECONDS = 30.0  # a new worker imports the engine; a busy machine may take a while
+
+
+class SearchPool:
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+
+    async def run(self, function, *args, timeout: float):
+        """``function(*args)`` in a worker process; raises EngineError if it cannot finish."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            try:
+                executor = await self._started()
+                return await asyncio.wait_for(loop.run_in_executor(executor, function, *args), timeout)
+            except BrokenProcessPool:
+                log.warning("a search process died; starting a new one (attempt %d)", attempt)
+                self._discard(executor)
+            except asyncio.TimeoutError:
+                log.warning("a search overran %.1f s; its process is stopped", timeout)
+                self._discard(executor)
+                raise EngineError(f"the search took longer than {timeout:.1f} s") from None
+        raise EngineError("the search processes keep dying")
+
+    def warm_up(self) -> None:
+        """Starts the workers now, so the first move does not wait for them."""
+        executor = self._ensure()
+        for _ in range(self.workers):
+            executor.submit(_ready)
+
+    def pids(self) -> list[int]:
+        executor = self._executor
+        return [p.pid for p in (executor._processes or {}).values()] if executor is not None else []
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self.close)
+
+    def close(self) -> None:
+        """Stops the workers (after the search they are running, if any)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    async def _started(self) -> ProcessPoolExecutor:
+        """The pool, its workers up: their start-up does not count against a search's time."""
+        if self._executor is not None:
+            return self._executor
+        executor = self._ensure()
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(asyncio.gather(*(loop.run_in_executor(executor, _ready)
+                                                    for _ in range(self.workers))), START_SECONDS)
+        except asyncio.TimeoutError:
+            self._discard(executor)
+            raise EngineError(f"the search process did not start in {START_SECONDS:.0f} s") from None
+        return executor
+
+    def _ensure(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
+            )
+        return self._executor
+
+    def _discard(self, executor: ProcessPoolExecutor) -> None:
+        if self._executor is executor:
+            self._executor = None
+        # The executor has no public way to stop a running job: end its processes directly.
+        for process in list((executor._processes or {}).values()):
+            if process.is_alive():
+                process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+# --- inside the worker processes ------------------------------------------------------------
+
+_searcher: Searcher | None = None
+
+
+def _init_worker() -> None:
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
+
+
+def _exit_with(parent: int) -> None:
+    """Ends the worker when the bot is gone (killed bots leave no searching orphans)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _ready() -> bool:
+    return True
+
+
+def _shared_searcher() -> Searcher:
+    global _searcher
+    if _searcher is None:
+        _searcher = Searcher()  # its table is kept from move to move, as a game goes on
+    return _searcher
+
+
+def think(position: EnginePosition, limits: Limits, all_root_scores: bool = False) -> SearchResult:
+    """The search behind ``best_move`` and ``analyse``."""
+    return _shared_searcher().search(position.board(), limits, all_root_scores=all_root_scores)
+
+
+def analyse_positions(position: EnginePosition, seconds_per_position: float, depth: int) -> list[Analysis]:
+    """An analysis of every position of the game (the review), one short search each."""
+    searcher = _shared_searcher()
+    analyses = []
+    for step in game_positions(position):
+        board = step.board()
+        final = final_analysis(board)
+        if final is None:
+            final = as_analysis(searcher.search(board, Limits(depth=depth, seconds=seconds_per_position)))
+        analyses.append(final)
+    return analyses
+
+
+def as_analysis(result: SearchResult) -> Analysis:
+    mate = mate_in(result.score)
+    return Analysis(None if mate is not None else result.score, mate, result.pv, result.depth, result.nodes)

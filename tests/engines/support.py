@@ -1,0 +1,97 @@
+"""Positions for the engine tests: seeded random play from the start and from sparse endgames."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engines import EnginePosition
+from bot.services.replay import CountEvent
+from makruk import Board, Move
+
+# Sparse endgames: Bia Ngai, bare Khuns, counting material, the perpetual-check example.
+ENDGAME_FENS = [
+    "4k3/8/8/4m3/8/M~M~M~5/4RS2/3K2NR w - - 0 1",
+    "8/8/3k4/8/8/2M~M~4/3SNN2/3K4 w - - 0 1",
+    "8/8/8/4k3/8/8/8/R2K4 b - - 0 1",
+    "8/2s5/5k2/8/3p4/8/1PP5/3KR3 w - - 0 1",
+    "8/8/8/8/8/3KmN2/4R3/5k1s w - - 0 1",
+    "r3k3/8/2n5/8/8/5N2/8/3K3R w - - 0 1",
+    "8/5k2/3m~m~3/8/8/3M~4/2K5/8 b - - 0 1",
+    "3k4/8/2pp4/8/8/2PP4/8/4K3 w - - 0 1",
+]
+
+
+def random_positions(count: int, seed: int) -> list[EnginePosition]:
+    """``count`` positions whose game goes on, half from the start and half from the endgames;
+    the count is declared now and then when it may be."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        from_start = len(positions) % 2 == 0
+        fen = Board.starting_fen if from_start else rng.choice(ENDGAME_FENS)
+        position = _random_walk(fen, rng.randrange(0, 120 if from_start else 40), rng)
+        if position is not None:
+            positions.append(position)
+    return positions
+
+
+def _random_walk(fen: str, plies: int, rng: random.Random) -> EnginePosition | None:
+    board = Board(fen)
+    moves: list[str] = []
+    events: list[CountEvent] = []
+    for _ in range(plies):
+        if board.can_declare_count() and rng.random() < 0.3:
+            board.declare_count()
+            events.append(CountEvent(board.ply, "count"))
+        if board.outcome() is not None:
+            break
+        captures = [m for m in board.legal_moves() if board.piece_at(m.to_square)]
+        move = rng.choice(captures if captures and rng.random() < 0.3 else board.legal_moves())
+        board.push(move)
+        moves.append(move.uci())
+    while board.outcome() is not None:  # step back into a game that goes on
+        if not moves:
+            return None
+        board.pop()
+        moves.pop()
+        events = [e for e in events if e.ply <= len(moves)]
+        board = EnginePosition(fen, tuple(moves), tuple(events)).board()
+    return EnginePosition(fen, tuple(moves), tuple(events))
+
+
+def legal_ucis(position: EnginePosition) -> set[str]:
+    return {m.uci() for m in position.board().legal_moves()}
+
+
+def push_uci(board: Board, uci: str) -> None:
+    move = Move.from_uci(uci)
+    assert move in board.legal_moves(), f"{uci} is not legal in {board.fen()}"
+    board.push(move)
+
+
+async def play_out(players: dict[bool, object], *, max_plies: int, fen: str = Board.starting_fen,
+                   declares=None) -> tuple[Board, EnginePosition]:
+    """Plays ``players[board.turn](position) -> uci`` until the game ends or ``max_plies``;
+    ``declares(position) -> bool`` decides the counts. Every move is checked against our rules."""
+    board = Board(fen)
+    moves: list[str] = []
+    events: list[CountEvent] = []
+    while board.outcome() is None and board.ply < max_plies:
+        position = EnginePosition(fen, tuple(moves), tuple(events))
+        if board.can_declare_count() and declares is not None and await declares(position):
+            board.declare_count()
+            events.append(CountEvent(board.ply, "count"))
+            continue
+        uci = await players[board.turn](position)
+        push_uci(board, uci)
+        moves.append(uci)
+    return board, EnginePosition(fen, tuple(moves), tuple(events))
+
+
+def random_mover(seed: int):
+    rng = random.Random(seed)
+
+    async def play(position: EnginePosition) -> str:
+        return rng.choice(position.board().legal_moves()).uci()
+
+    return play

@@ -1,0 +1,51 @@
+"""Whole games: the bot against itself ends legally; the built-in top level beats a random mover."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot.engines import BuiltinEngine
+from bot.engines.builtin import wants_count
+from makruk import WHITE
+
+from .conftest import TEST_TIME_SCALE
+from .support import play_out, random_mover
+
+
+async def declares(position) -> bool:
+    return wants_count(position.board())
+
+
+async def test_bot_against_bot_reaches_a_legal_end(engine, light_level_5):
+    async def builtin_side(position):
+        return await engine.best_move(position, level=2)
+
+    async def fairy_side(position):
+        return await engine.best_move(position, level=light_level_5)
+
+    board, position = await play_out({True: builtin_side, False: fairy_side}, max_plies=300, declares=declares)
+    outcome = board.outcome()
+    assert outcome is not None or board.ply == 300
+    if outcome is None:
+        assert board.count is not None or board.can_declare_count() is None  # (the cap, counting declared)
+    assert position.board().fen() == board.fen()
+
+
+@pytest.mark.parametrize("colour", [WHITE, False])
+async def test_builtin_top_level_beats_a_random_mover(colour, builtin):
+    async def bot(position):
+        return await builtin.best_move(position, level=4)
+
+    started = time.monotonic()
+    players = {colour: bot, not colour: random_mover(seed=11 + colour)}
+    board, _ = await play_out(players, max_plies=200, declares=declares)
+    outcome = board.outcome()
+    assert outcome is not None, f"no result in 200 plies: {board.fen()}"
+    assert outcome.winner == colour, (outcome, board.fen())
+    assert time.monotonic() - started < 200 * 2.5 * TEST_TIME_SCALE
+
+
+def test_the_test_engine_is_the_top_level_with_less_time(builtin):
+    assert isinstance(builtin, BuiltinEngine) and builtin.time_scale == TEST_TIME_SCALE

@@ -1,0 +1,159 @@
+"""The engine behind the game service: other channels stay responsive, hints, reviews, ratings."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+
+import pytest
+from PIL import Image
+
+from bot.config import Settings
+from bot.engines import BuiltinEngine, EnginePosition, LevelledEngine
+from bot.engines.levels import rating as level_rating
+from bot.services.games import GameService
+from makruk import Board, Move
+from renderers import square_box
+from storage import open_storage
+from tests.bot.support import Chat, no_image
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+async def storage(tmp_path, clock):
+    store = await open_storage(tmp_path / "bot.db", clock=clock.now)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def service(storage, clock, engine) -> GameService:
+    return GameService(storage, Settings(language="en"), clock=clock, engine=engine, render=None)
+
+
+class SlowThinker:
+    """The built-in engine thinking a fixed 2 s per move (as level 4 does in a hard position)."""
+
+    name = "slow"
+
+    def __init__(self, builtin: BuiltinEngine) -> None:
+        self.builtin = builtin
+        self.thinking = asyncio.Event()
+
+    async def best_move(self, position: EnginePosition, *, level: int) -> str:
+        self.thinking.set()
+        return (await self.builtin.think(position, seconds=2.0, nodes=None, depth=None)).move
+
+    async def wants_count(self, position: EnginePosition) -> bool:
+        return False
+
+
+async def test_a_move_elsewhere_is_answered_while_the_engine_thinks(storage, clock, builtin):
+    engine = SlowThinker(builtin)
+    await builtin.analyse(EnginePosition(Board.starting_fen, ()), depth=1)  # the worker is up
+    service = GameService(storage, Settings(language="en"), clock=clock, engine=engine, render=no_image)
+    bot_channel, people = Chat(service, "bot-channel"), Chat(service, "people")
+    await bot_channel.ok("alice", "new bot 4 white")
+    await people.ok("bob", "new @carol", "carol")
+    await people.ok("carol", "accept")
+
+    thinking = asyncio.create_task(bot_channel.ok("alice", "e4"))
+    await asyncio.wait_for(engine.thinking.wait(), 5)
+    await asyncio.sleep(0.2)
+    started = time.perf_counter()
+    replies = await people.ok("bob", "d4")
+    latency = time.perf_counter() - started
+    assert replies[0].kind == "game" and not thinking.done()
+    assert latency < 0.1, f"answered in {latency * 1000:.0f} ms while the engine thought"
+    await thinking
+    assert len((await storage.active_game("console", "bot-channel")).moves) == 2
+
+
+async def test_hint_draws_an_arrow_and_names_the_move(service):
+    chat = Chat(service)
+    await chat.ok("alice", "new bot 1 white")
+    plain = (await chat.ok("alice", "board"))[0]
+    hint = (await chat.ok("alice", "hint"))[0]
+    assert hint.kind == "hint" and hint.image.startswith(PNG) and plain.image.startswith(PNG)
+    (uci,) = hint.board.arrows
+    move = Move.from_uci(uci)
+    assert move in Board().legal_moves()
+    assert Board().san(move) in hint.text.splitlines()[0]
+    # The arrow changes the pixels of its squares; the rest of the board is drawn as before.
+    with_arrow, without = (Image.open(io.BytesIO(r.image)).convert("RGB") for r in (hint, plain))
+    assert with_arrow.size == without.size
+    size = with_arrow.size[0]
+    for square in (move.from_square, move.to_square):
+        box = square_box(square, size, hint.board.flip)
+        assert with_arrow.crop(box).tobytes() != without.crop(box).tobytes()
+    far = square_box(63 if move.to_square < 32 else 0, size, hint.board.flip)
+    assert with_arrow.crop(far).tobytes() == without.crop(far).tobytes()
+
+
+async def test_hint_in_thai_uses_thai_notation(service):
+    chat = Chat(service)
+    await chat.ok("somchai", "lang th")
+    await chat.ok("somchai", "new bot 1 white")
+    hint = (await chat.ok("somchai", "ใบ้"))[0]
+    move = Move.from_uci(hint.board.arrows[0])
+    assert Board().thai_san(move) in hint.text and hint.text.startswith("คำใบ้")
+
+
+async def test_hint_is_refused_outside_games_against_the_bot(service):
+    chat = Chat(service)
+    await chat.refused("alice", "hint", "no_game")
+    await chat.ok("alice", "new @bob", "bob")
+    await chat.ok("bob", "accept")
+    await chat.refused("alice", "hint", "hint_bot_only")
+
+
+async def test_review_after_a_game_shows_a_graph_and_the_mistakes(service, storage):
+    chat = Chat(service)
+    await chat.ok("alice", "new bot 2 white")
+    await chat.refused("alice", "review", "review_not_finished")
+    # Alice hangs her pieces: Rua and Ma walk into the Bia's captures.
+    for text in ("a4", "Ra2", "Rb2", "Rb5", "Nc3", "Nd5", "Ne7"):
+        game = await storage.active_game("console", "c1")
+        board = EnginePosition(game.start_fen, tuple(m.uci for m in game.moves)).board()
+        try:
+            move = board.parse_move(text)
+        except ValueError:
+            move = board.legal_moves()[0]
+        await chat.ok("alice", move.uci())
+    await chat.ok("alice", "resign")
+
+    started = time.perf_counter()
+    review = (await chat.ok("alice", "review"))[0]
+    assert time.perf_counter() - started < 8
+    assert review.kind == "review" and review.image.startswith(PNG)
+    assert Image.open(io.BytesIO(review.image)).size == (800, 300)
+    lines = review.text.splitlines()
+    assert "Biggest mistakes:" in lines
+    mistakes = lines[lines.index("Biggest mistakes:") + 1:]
+    assert 1 <= len(mistakes) <= 3 and all("better was" in line for line in mistakes)
+
+    await chat.ok("alice", "lang th")
+    thai = (await chat.ok("alice", "วิเคราะห์"))[0]
+    assert "ควรเดิน" in thai.text and any(ch in thai.text for ch in "กขคงจฉชญ")
+
+
+async def test_games_against_the_bot_are_rated_for_the_person_only(service, storage):
+    chat = Chat(service)
+    await chat.ok("alice", "new bot 3 black")
+    game = await storage.active_game("console", "c1")
+    assert game.rated
+    await chat.ok("alice", "resign")
+    alice = await storage.find_player("console", "alice")
+    assert alice.games_played == 1 and alice.rating < 1500
+    # A loss to a level rated below 1500 costs more than a loss to an even opponent would.
+    assert level_rating(3) < 1500 and 1500 - alice.rating > 150
+
+
+async def test_review_of_no_game_is_refused(service):
+    await Chat(service).refused("alice", "review", "no_game")
+
+
+def test_the_service_engine_fixture_has_both_engines(engine):
+    assert isinstance(engine, LevelledEngine) and engine.fairy is not None
