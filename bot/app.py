@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,10 +25,13 @@ class App:
     games: GameService
     puzzles: PuzzleService | None = None
 
-    @property
-    def jobs(self) -> list:
-        """What the adapters' scheduler runs: the games' clock and the daily puzzle posts."""
-        return [self.games.tick] + ([self.puzzles.tick] if self.puzzles is not None else [])
+    def jobs(self, platform: str) -> list:
+        """What a door's scheduler runs: the games' clock and the daily puzzle posts, each
+        limited to the door's platform (the other doors deliver their own)."""
+        jobs = [functools.partial(self.games.tick, platform)]
+        if self.puzzles is not None:
+            jobs.append(functools.partial(self.puzzles.tick, platform))
+        return jobs
 
 
 @asynccontextmanager

@@ -8,6 +8,7 @@ one JSON object per reply.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import re
@@ -37,9 +38,9 @@ class ConsoleChat:
 
     async def run(self, lines, *, interval: float = 5.0) -> None:
         """Handles every line until the input ends; the scheduler runs alongside."""
-        jobs = [self.games.tick]
+        jobs = [functools.partial(self.games.tick, "console")]
         if self.games.puzzles is not None:
-            jobs.append(self.games.puzzles.tick)  # the daily puzzle posts
+            jobs.append(functools.partial(self.games.puzzles.tick, "console"))  # the daily puzzle posts
         scheduler = Scheduler(jobs, self._deliver, interval=interval)
         await scheduler.run_once()  # whatever came due while the chat was closed
         scheduler.start()

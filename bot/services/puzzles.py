@@ -117,11 +117,16 @@ class PuzzleService:
         await self._require_unfinished(post, player)
         return await self._try(msg, language, post, puzzle, player, ply, board, move)
 
-    async def tick(self) -> list[Notice]:
-        """Each subscription's daily post, once its local time has come and if not sent yet."""
+    async def tick(self, platform: str | None = None) -> list[Notice]:
+        """Each subscription's daily post, once its local time has come and if not sent yet.
+
+        A door passes its ``platform``, so that it only claims the posts it can deliver.
+        """
         now = self.clock.now()
         notices = []
         for sub in await self.storage.subscriptions():
+            if platform is not None and sub.platform != platform:
+                continue
             try:
                 local = now.astimezone(ZoneInfo(sub.timezone))
             except (ZoneInfoNotFoundError, ValueError):

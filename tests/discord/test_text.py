@@ -75,3 +75,12 @@ async def test_a_game_started_by_mention_in_a_channel_moves_to_a_thread(bot, dis
     assert header.channel == CHANNEL_ID and "Game #1" in header.text
     assert "thread" in api.kinds()
     assert {s.channel for s in api.boards()} == {int(header.message["id"])}
+
+
+async def test_typed_server_settings_need_manage_server_too(bot, discord_api, storage):
+    for text in ("lang th", "ภาษา ja", "subscribe 09:00", "unsubscribe"):
+        discord_api.clear()
+        await discord_api.say(ALICE, f"{MENTION} {text}", mentions=(MAKRUK,))
+        assert "Manage Server" in discord_api.sent[-1].text, text
+    settings = await storage.get_channel_settings("discord", str(CHANNEL_ID))
+    assert settings.language is None

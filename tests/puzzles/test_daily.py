@@ -175,3 +175,14 @@ async def test_the_console_scheduler_runs_the_daily_job(games, storage, clock):
 
     await ConsoleChat(games, out=out).run(no_lines())
     assert "bot: Daily puzzle, Monday" in out.getvalue()
+
+
+async def test_each_door_claims_only_its_own_platforms_posts(games, puzzles, storage, clock):
+    await storage.upsert_puzzles(band_puzzles())
+    await subscribe(games, "discord", "chan", "08:00", "Asia/Bangkok")
+    await subscribe(games, "line", "group:G1", "08:00", "Asia/Bangkok")
+    clock.set(datetime(2026, 11, 30, 1, 0, tzinfo=UTC))  # 08:00 in Bangkok
+    notices = await puzzles.tick("line")
+    assert [(n.platform, n.channel) for n in notices] == [("line", "group:G1")]
+    notices = await puzzles.tick("discord")
+    assert [(n.platform, n.channel) for n in notices] == [("discord", "chan")]

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Sequence
 import discord
 from discord import app_commands
 
+from ...commands import parse_command
 from ...config import Settings
 from ...i18n import Catalog, normalize_language
 from ...messages import Incoming, Notice, Reply, User
@@ -133,6 +134,10 @@ class Door:
             return
         others = [u for u in message.mentions if u.id != me.id]
         text = _strip_mentions(message.content, me.id, others)
+        if message.guild is not None and _is_server_setting(text, self.catalog) and not _may_manage(message):
+            language = self.settings.language
+            await MessageSink(message).send(self.render.note(language, "discord.error.manage_guild"), private=True)
+            return
         msg = Incoming(PLATFORM, self.key(message.channel, message.channel.id), self.user(message.author),
                        text or "help", community=str(message.guild.id if message.guild else message.channel.id),
                        mentions=tuple(self.user(u) for u in others), addressed=True)
@@ -433,3 +438,21 @@ def _strip_mentions(content: str, me: int, others: Sequence[discord.abc.User]) -
         name = "".join(user.display_name.split()) or str(user.id)
         text = re.sub(rf"<@!?{user.id}>", f"@{name}", text)
     return " ".join(text.split())
+
+
+# Commands that change a server's settings: slash commands guard them with Manage Server,
+# and typed text must not be a way around that.
+SERVER_SETTINGS = frozenset({"lang", "subscribe", "unsubscribe"})
+
+
+def _is_server_setting(text: str, catalog) -> bool:
+    command = parse_command(text, catalog)
+    return command is not None and command.name in SERVER_SETTINGS
+
+
+def _may_manage(message: discord.Message) -> bool:
+    """Whether the author has Manage Server here; when Discord's cache cannot tell, no."""
+    try:
+        return message.channel.permissions_for(message.author).manage_guild
+    except Exception:  # e.g. a partial channel or a guild not in the cache
+        return False

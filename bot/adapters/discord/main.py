@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 
@@ -16,6 +17,7 @@ import discord
 from ...app import configure_logging, open_app
 from ...config import Settings
 from .client import MakrukBot, command_payload
+from .door import PLATFORM
 
 
 def add_parser(subparsers) -> None:
@@ -45,7 +47,9 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
     if getattr(args, "sync", False):
         return await _sync(settings, getattr(args, "guild", None))
     async with open_app(settings) as app:
-        async with MakrukBot(app.games, settings) as bot:
+        # The bot runs the games' clock itself; the daily puzzle posts join it.
+        jobs = [functools.partial(app.puzzles.tick, PLATFORM)] if app.puzzles is not None else []
+        async with MakrukBot(app.games, settings, jobs=jobs) as bot:
             await bot.start(settings.discord_token)
     return 0
 

@@ -111,8 +111,7 @@ class LineDoor:
                                    language=settings.line_language, **options)
         self.webhook = Webhook(settings.line_channel_secret, self.handler.handle)
         self.web_app = create_app(self.webhook, self.images)
-        # App.jobs (games and daily puzzles) where the App has it; else the games' clock alone.
-        jobs = list(getattr(self.app, "jobs", None) or [self.app.games.tick])
+        jobs = self.app.jobs("line")  # the games' clock and the daily puzzles, LINE's only
         self.scheduler = Scheduler([*jobs, self._housekeeping], self.handler.deliver, interval=self._interval)
         return self
 
