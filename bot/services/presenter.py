@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 
 HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", "draw", "count", "stopcount",
                  "undo", "history", "export", "lang", "rating", "top", "help")
+# Shown in help after the game's commands; the Discord door has slash commands for these too.
+MORE_HELP = ("hint", "review", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe")
 IMAGE_SIZE = 800
 
 
@@ -42,7 +44,7 @@ class Presenter:
     def help(self, language: str) -> Reply:
         names = self.catalog.command_names(language)
         lines = [self.t(language, "help.title")]
-        for command in HELP_COMMANDS:
+        for command in HELP_COMMANDS + MORE_HELP:
             words = [command] + [w for w in names.get(command, []) if w != command]
             lines.append(f"• {' / '.join(words[:3])}: {self.t(language, f'help.{command}')}")
         lines.append(self.t(language, "help.moves"))

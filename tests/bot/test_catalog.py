@@ -48,7 +48,7 @@ def test_every_refusal_and_reason_the_code_uses_has_a_message():
     for reason in ("checkmate", "stalemate", "repetition", "counting", "material",
                    "resignation", "agreement", "timeout"):
         assert catalog.has(f"reason.{reason}"), reason
-    for command in presenter.HELP_COMMANDS:
+    for command in presenter.HELP_COMMANDS + presenter.MORE_HELP:
         assert catalog.has(f"help.{command}"), command
     for key in re.findall(r'"((?:action|challenge|count|draw|undo|game|top)\.[a-z_.]+)"', source):
         assert catalog.has(key), key
