@@ -12,6 +12,7 @@ from .geometry import Square
 from .palette import png_bytes, to_palette
 from .scene import check_coords, scene_of
 from .theme import DEFAULT_THEME, Theme, get_theme
+from .tiles import compose_palette
 
 PREVIEW_SIZE = 240
 
@@ -39,6 +40,8 @@ def render_board(
     """
     style = Style(size, get_theme(theme), check_coords(coords), bool(flip))
     scene, _ = scene_of(fen, last_move=last_move, selected=selected, targets=targets, arrows=arrows)
+    if not scene.arrows and not caption:
+        return png_bytes(compose_palette(scene, style))  # the same pixels, much faster
     image = compose(scene, style)
     if caption:
         image = add_caption(image, caption, style.theme)

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from makruk import Piece
+
 from . import marks
 from .background import background, grid_width
 from .geometry import layout, square_box
@@ -27,37 +29,55 @@ class Style:
 def compose(scene: Scene, style: Style) -> Image.Image:
     """The scene drawn as an RGB image of ``style.size`` pixels."""
     image = background(style.size, style.theme, style.coords, style.flip).copy()
+    for sq in range(64):
+        layers = SquareLayers.of(scene, sq)
+        if layers:
+            draw_square(image, square_box(sq, style.size, style.flip), layers, style)
+    if scene.arrows:
+        mask, (left, top) = marks.arrow_mask(style.size, style.flip, scene.arrows)
+        marks.paint(image, (left, top, left + mask.width, top + mask.height), style.theme.arrow, mask)
+    return image
+
+
+@dataclass(frozen=True, slots=True)
+class SquareLayers:
+    """What is drawn on one square. Every layer stays inside the square's box, so squares can
+    be drawn one at a time (see tiles.py)."""
+
+    piece: Piece | None = None
+    last_move: bool = False
+    selected: bool = False
+    check: bool = False
+    target: bool = False
+
+    @classmethod
+    def of(cls, scene: Scene, sq: int) -> SquareLayers:
+        return cls(scene.pieces[sq], bool(scene.last_move) and sq in scene.last_move,
+                   sq == scene.selected, sq == scene.check, sq in scene.targets)
+
+    def __bool__(self) -> bool:
+        return self.piece is not None or self.last_move or self.selected or self.check or self.target
+
+
+def draw_square(image: Image.Image, box: tuple[int, int, int, int], layers: SquareLayers, style: Style) -> None:
+    """Draws one square's layers at ``box``: tints, check glow, target ring, piece, target dot."""
     lay = layout(style.size)
     theme = style.theme
+    left, top, right, bottom = box
     # Tints stay inside the carved lines, so the grid reads through a highlight.
     inset = (grid_width(lay) + 1) // 2 if theme.grid is not None else 0
     tint_mask = marks.solid_mask(lay.square - 2 * inset, lay.square - 2 * inset)
-
-    def box(sq: int) -> tuple[int, int, int, int]:
-        return square_box(sq, style.size, style.flip)
-
-    def tint(sq: int, color) -> None:
-        left, top, right, bottom = box(sq)
-        marks.paint(image, (left + inset, top + inset, right - inset, bottom - inset), color, tint_mask)
-
-    if scene.last_move:
-        for sq in scene.last_move:
-            tint(sq, theme.last_move)
-    if scene.selected is not None:
-        tint(scene.selected, theme.selected)
-    if scene.check is not None:
-        marks.paint(image, box(scene.check), theme.check, marks.check_glow(lay.square))
-    for sq in scene.targets:
-        if scene.pieces[sq] is not None:
-            marks.paint(image, box(sq), theme.target, marks.target_ring(lay.square))
-    for sq, piece in enumerate(scene.pieces):
-        if piece is not None:
-            sprite = piece_sprite(piece.kind, piece.color, lay.square)
-            image.paste(sprite, box(sq)[:2], sprite)
-    for sq in scene.targets:
-        if scene.pieces[sq] is None:
-            marks.paint(image, box(sq), theme.target, marks.target_dot(lay.square))
-    if scene.arrows:
-        mask, (left, top) = marks.arrow_mask(style.size, style.flip, scene.arrows)
-        marks.paint(image, (left, top, left + mask.width, top + mask.height), theme.arrow, mask)
-    return image
+    tint_box = (left + inset, top + inset, right - inset, bottom - inset)
+    if layers.last_move:
+        marks.paint(image, tint_box, theme.last_move, tint_mask)
+    if layers.selected:
+        marks.paint(image, tint_box, theme.selected, tint_mask)
+    if layers.check:
+        marks.paint(image, box, theme.check, marks.check_glow(lay.square))
+    if layers.target and layers.piece is not None:
+        marks.paint(image, box, theme.target, marks.target_ring(lay.square))
+    if layers.piece is not None:
+        sprite = piece_sprite(layers.piece.kind, layers.piece.color, lay.square)
+        image.paste(sprite, box[:2], sprite)
+    if layers.target and layers.piece is None:
+        marks.paint(image, box, theme.target, marks.target_dot(lay.square))
