@@ -35,6 +35,7 @@ from makruk import Board, Move  # noqa: E402
 
 ADJUDICATION_NODES = 200_000
 ADJUDICATION_CP = 600
+PEOPLE_SCALE = (800, 2600)  # ratings given to the weakest and the strongest level measured
 
 
 @dataclass
@@ -273,7 +274,9 @@ def report(games: list[Game], anchors: list[str], timing: dict[int, list[float]]
     players = {g.white for g in games} | {g.black for g in games}
     levels = sorted(int(name[1:]) for name in players if name.startswith("L"))
     anchors = [a for a in anchors if a in players]
-    header = "| player | " + " | ".join(anchors) + " | next level | Elo (random = 0) | s/move (mean, max) |"
+    low, high = ratings.get(f"L{levels[0]}", 0.0), ratings.get(f"L{levels[-1]}", 1.0) if levels else 1.0
+    header = ("| player | " + " | ".join(anchors) +
+              " | next level | Elo (random = 0) | rating (levels.py) | s/move (mean, max) |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for name in [f"L{level}" for level in levels] + anchors:
@@ -281,8 +284,17 @@ def report(games: list[Game], anchors: list[str], timing: dict[int, list[float]]
         cells.append(_points(games, name, f"L{int(name[1:]) + 1}") if name.startswith("L") else "")
         times = timing.get(int(name[1:]), []) if name.startswith("L") else []
         cells.append(f"{ratings[name]:.0f}")
+        cells.append(f"{_people_rating(ratings[name], low, high):.0f}" if name.startswith("L") else "")
         cells.append(f"{statistics.mean(times):.2f}, {max(times):.2f}" if times else "")
         print(f"| {name} | " + " | ".join(cells) + " |")
+
+
+def _people_rating(elo: float, low: float, high: float) -> float:
+    """On the bot's scale: the lowest level measured at 800, the highest at 2600, the others
+    placed between by their Elo (the benchmark's gaps are relative; a few games saturate them)."""
+    if high <= low:
+        return PEOPLE_SCALE[0]
+    return round((PEOPLE_SCALE[0] + (elo - low) * (PEOPLE_SCALE[1] - PEOPLE_SCALE[0]) / (high - low)) / 10) * 10
 
 
 def _points(games: list[Game], name: str, other: str) -> str:

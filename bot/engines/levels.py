@@ -2,8 +2,9 @@
 
 Levels 1-4 are the built-in engine (pure Python), 5-8 Fairy-Stockfish; without Fairy-Stockfish
 levels 5-8 play as the built-in engine's top level. A move takes at most about 3 seconds.
-Ratings are on the bot's Glicko-2 scale (new players start at 1500); docs/engines.md shows the
-benchmark they were estimated from. Games against the bot are rated against these fixed values.
+Ratings are on the bot's Glicko-2 scale (new players start at 1500), estimated by the benchmark
+in docs/engines.md: level 1 set at 800 and level 8 at 2600, the others placed between by their
+measured Elo (rounded; at least 100 apart). Games against the bot are rated against them.
 
 >>> level(4).engine, level(8).engine, builtin_level(7).number
 ('builtin', 'fairy-stockfish', 4)
@@ -34,21 +35,21 @@ class Level:
 LEVELS: dict[int, Level] = {
     level.number: level
     for level in (
-        Level(1, 700, "built-in, 1 ply and captures, picks loosely among moves within 2.5 Bia of its best",
+        Level(1, 800, "built-in, 1 ply and captures, picks loosely among moves within 2.5 Bia of its best",
               "builtin", seconds=0.3, depth=1, spread=250),
-        Level(2, 950, "built-in, 2 plies, picks among moves within 1 Bia of its best",
+        Level(2, 1200, "built-in, 2 plies, picks among moves within 1 Bia of its best",
               "builtin", seconds=0.6, depth=2, spread=100),
-        Level(3, 1150, "built-in, 3 plies, small randomness (0.3 Bia)",
+        Level(3, 1300, "built-in, 3 plies, small randomness (0.3 Bia)",
               "builtin", seconds=1.2, depth=3, spread=30),
-        Level(4, 1350, "built-in, iterative deepening for 2.5 s, its best move",
+        Level(4, 1900, "built-in, iterative deepening for 2.5 s, its best move",
               "builtin", seconds=2.5),
-        Level(5, 1550, "Fairy-Stockfish, Skill Level 17, 20,000 nodes",
+        Level(5, 2000, "Fairy-Stockfish, Skill Level 17, 20,000 nodes",
               "fairy-stockfish", seconds=1.0, skill=17, nodes=20_000),
-        Level(6, 1800, "Fairy-Stockfish, Skill Level 19, 60,000 nodes",
+        Level(6, 2150, "Fairy-Stockfish, Skill Level 19, 60,000 nodes",
               "fairy-stockfish", seconds=1.5, skill=19, nodes=60_000),
-        Level(7, 2100, "Fairy-Stockfish, 250,000 nodes",
+        Level(7, 2450, "Fairy-Stockfish, 250,000 nodes",
               "fairy-stockfish", seconds=2.0, nodes=250_000),
-        Level(8, 2500, "Fairy-Stockfish at full strength for 2.5 s",
+        Level(8, 2600, "Fairy-Stockfish at full strength for 2.5 s",
               "fairy-stockfish", seconds=2.5),
     )
 }
