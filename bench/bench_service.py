@@ -57,8 +57,9 @@ async def main() -> None:
         async def player(channel: str, index: int) -> None:
             board = boards[channel]
             while True:
-                await asyncio.sleep(rng.expovariate(per_channel_rate))
-                if time.perf_counter() > stop_at:
+                # Sleep at most to the end of the window, so the rate is counted over the window.
+                await asyncio.sleep(min(rng.expovariate(per_channel_rate), max(0.0, stop_at - time.perf_counter())))
+                if time.perf_counter() >= stop_at:
                     return
                 moves = board.legal_moves()
                 if not moves or board.is_game_over():
