@@ -418,7 +418,7 @@ class GameService:
         board.push(move)
         outcome = board.outcome()
         now = self.clock.now()
-        opponent = "b" if color == "w" else "w"
+        opponent = _other(color)
         changes = dict(
             deadline=now + timedelta(seconds=game.move_seconds),
             remind_at=now + timedelta(seconds=game.move_seconds * REMINDER_FRACTION),
@@ -442,7 +442,7 @@ class GameService:
         """The engine answers while it is its turn (at most once: then it is a person's turn)."""
         replies: list[Reply] = []
         while game.status == "active":
-            color = "w" if board.turn else "b"
+            color = _side_to_move(board)
             seat = game.seat(color)
             if seat is None or not seat.is_engine:
                 break
@@ -471,7 +471,7 @@ class GameService:
         """Tap-to-move, first step: the player picks a piece; the reply marks where it may go."""
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        if ("w" if board.turn else "b") != color:
+        if _side_to_move(board) != color:
             raise Refusal("not_your_turn")
         square = _read_square(args[0]) if len(args) == 1 else None
         if square is None:
@@ -490,7 +490,7 @@ class GameService:
         color = await self._my_color(ctx, game)
         if not (game.white.is_engine or game.black.is_engine):
             raise Refusal("hint_bot_only")
-        if ("w" if board.turn else "b") != color:
+        if _side_to_move(board) != color:
             raise Refusal("not_your_turn")
         if board.is_game_over():
             raise Refusal("game_over")
@@ -518,7 +518,7 @@ class GameService:
     async def _cmd_draw(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        opponent = "b" if color == "w" else "w"
+        opponent = _other(color)
         if game.draw_offer == opponent:
             return [await self._finish(ctx, game, board, "1/2-1/2", "agreement")]
         if game.draw_offer == color:
@@ -534,7 +534,7 @@ class GameService:
     async def _accept_offer(self, ctx: Context) -> list[Reply]:
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        opponent = "b" if color == "w" else "w"
+        opponent = _other(color)
         if game.draw_offer == opponent:
             return [await self._finish(ctx, game, board, "1/2-1/2", "agreement")]
         if game.takeback_offer == opponent:
@@ -544,7 +544,7 @@ class GameService:
     async def _decline_offer(self, ctx: Context) -> list[Reply]:
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        opponent = "b" if color == "w" else "w"
+        opponent = _other(color)
         if game.draw_offer == opponent:
             game = await self.storage.update_game(game.id, game.version, GameChanges(draw_offer=None))
             return [self.present.info(ctx.language, "draw.declined", name=ctx.msg.user.name)]
@@ -556,7 +556,7 @@ class GameService:
     async def _cmd_undo(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        opponent = "b" if color == "w" else "w"
+        opponent = _other(color)
         if game.takeback_offer == opponent:
             return await self._take_back(ctx, game, board, opponent)
         if self._plies_to_take_back(game, board, color) == 0:
@@ -572,7 +572,7 @@ class GameService:
     def _plies_to_take_back(self, game: Game, board: Board, requester: str) -> int:
         """Takes back the requester's last move (and the reply to it, if there was one)."""
         plies = len(game.moves)
-        to_move = "w" if board.turn else "b"
+        to_move = _side_to_move(board)
         wanted = 2 if to_move == requester else 1
         return wanted if plies >= wanted else 0
 
@@ -599,7 +599,7 @@ class GameService:
     async def _cmd_count(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        if ("w" if board.turn else "b") != color:
+        if _side_to_move(board) != color:
             raise Refusal("not_your_turn")
         if board.is_game_over():
             raise Refusal("game_over")
@@ -622,7 +622,7 @@ class GameService:
     async def _cmd_stopcount(self, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         game, board = self._require_active(ctx)
         color = await self._my_color(ctx, game)
-        if ("w" if board.turn else "b") != color or not board.can_stop_count():
+        if _side_to_move(board) != color or not board.can_stop_count():
             raise Refusal("stopcount_not_allowed")
         board.stop_count()
         events = load_events(game.counting) + [CountEvent(board.ply, "stopcount")]
@@ -724,7 +724,7 @@ class GameService:
             return None
         board = self._board(game)
         names = self._names(game, await self._players_of(game))
-        return GameView(game.id, board.fen(), "w" if board.turn else "b", board.ply, game.result, game.reason,
+        return GameView(game.id, board.fen(), _side_to_move(board), board.ply, game.result, game.reason,
                         names["w"], names["b"], status=game.status)
 
     async def move_choices(self, platform: str, channel: str, user: User) -> list[MoveChoice]:
@@ -735,7 +735,7 @@ class GameService:
             return []
         player = await self.storage.find_player(platform, user.id)
         board = self._board(game)
-        seat = game.seat("w" if board.turn else "b")
+        seat = game.seat(_side_to_move(board))
         if player is None or seat is None or seat.player_id != player.id or board.is_game_over():
             return []
         return [
@@ -814,7 +814,7 @@ class GameService:
                 if game.status != "active" or game.deadline is None or game.deadline > self.clock.now():
                     return []
                 board = self._board(game)
-                loser = "w" if board.turn else "b"
+                loser = _side_to_move(board)
                 result = "0-1" if loser == "w" else "1-0"
                 language = await self._channel_language(game)
                 ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language,
@@ -832,7 +832,7 @@ class GameService:
         board = self._board(game)
         players = await self._players_of(game)
         names = self._names(game, players)
-        to_move = "w" if board.turn else "b"
+        to_move = _side_to_move(board)
         seat = game.seat(to_move)
         mention = ()
         if seat is not None and seat.player_id in players:
@@ -952,6 +952,14 @@ class GameService:
         loop = asyncio.get_running_loop()
         image = await loop.run_in_executor(self._render_pool, self.present.render, reply.board)
         return dataclasses.replace(reply, image=image)
+
+
+def _side_to_move(board: Board) -> str:
+    return "w" if board.turn else "b"
+
+
+def _other(color: str) -> str:
+    return "b" if color == "w" else "w"
 
 
 def _read_square(text: str) -> int | None:
