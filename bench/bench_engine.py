@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engines import BuiltinEngine, EnginePosition, LevelledEngine, UciEngine, find_fairy_stockfish  # noqa: E402
-from bot.engines.builtin import wants_count  # noqa: E402
-from bot.engines.levels import LEVELS  # noqa: E402
-from makruk import Board, Move  # noqa: E402
+from bot.engines import BuiltinEngine, EnginePosition, LevelledEngine, UciEngine, find_fairy_stockfish
+from bot.engines.builtin import wants_count
+from bot.engines.levels import LEVELS
+from makruk import Board, Move
 
 ADJUDICATION_NODES = 200_000
 ADJUDICATION_CP = 600
@@ -180,9 +180,9 @@ def fit_ratings(games: list[Game], anchor: str, prior_draws: float = 1.0) -> dic
     for pair in list(played):
         played[pair] += prior_draws
         score[pair] += prior_draws / 2
-    rating = {p: 0.0 for p in players}
+    rating = dict.fromkeys(players, 0.0)
     for _ in range(20000):
-        grad = {p: 0.0 for p in players}
+        grad = dict.fromkeys(players, 0.0)
         for (a, b), n in played.items():
             expected = n / (1 + 10 ** ((rating[b] - rating[a]) / 400))
             grad[a] += score[(a, b)] - expected

@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import chess  # noqa: E402  (peers measured here, never imported by the bot)
-import pyffish  # noqa: E402
+import chess
+import pyffish
 
-import makruk  # noqa: E402
-from makruk import Board, Move  # noqa: E402
+import makruk
+from makruk import Board, Move
 
 PERFT_DEPTH = 4
 MAKRUK_PERFT = {4: 273026, 5: 6223994}

@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.config import Settings  # noqa: E402
-from bot.messages import Incoming, User  # noqa: E402
-from bot.services.games import GameService  # noqa: E402
-from makruk import Board, Move  # noqa: E402
-from storage import open_storage  # noqa: E402
+from bot.config import Settings
+from bot.messages import Incoming, User
+from bot.services.games import GameService
+from makruk import Board
+from storage import open_storage
 
 
 async def main() -> None:
@@ -80,8 +80,8 @@ async def main() -> None:
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    print(f"| channels | offered moves/s | moves | achieved moves/s | p50 ms | p99 ms | render |")
-    print(f"|---:|---:|---:|---:|---:|---:|---|")
+    print("| channels | offered moves/s | moves | achieved moves/s | p50 ms | p99 ms | render |")
+    print("|---:|---:|---:|---:|---:|---:|---|")
     print(f"| {args.channels} | {args.rate:.0f} | {len(latencies)} | {len(latencies) / elapsed:.0f} "
           f"| {p50:.1f} | {p99:.1f} | {'no' if args.no_render else 'yes, 800 px PNG'} |")
 

@@ -594,7 +594,7 @@ class Board:
         # The move is checked on its own: a legal move proves there is no mate or stalemate,
         # so every legal move is generated only when the move is refused.
         legal = self.is_legal(move)
-        if self._draw() is not None or not legal and not self.legal_moves():
+        if self._draw() is not None or (not legal and not self.legal_moves()):
             raise IllegalMoveError(f"the game is over; no move is allowed in {self.fen()}", code="game_over")
         if not legal:
             raise self.why_illegal(move)

@@ -75,7 +75,7 @@ def pieces_honour_limit(placement, strong: Color) -> int:
 
 
 def _material(placement, color: Color) -> dict[PieceType, int]:
-    counts = {kind: 0 for kind in PieceType}
+    counts = dict.fromkeys(PieceType, 0)
     for code in placement:
         if code and (code < 8) == color:
             counts[PieceType(code & 7)] += 1

@@ -10,8 +10,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from makruk import BLACK, STARTING_FEN, WHITE, Board, PieceType, parse_square
-from renderers import render_board, render_preview, render_puzzle_card
-from renderers import fonts
+from renderers import fonts, render_board, render_preview, render_puzzle_card
 from renderers.palette import png_bytes, to_palette
 from renderers.pieces import piece_sprite
 from renderers.theme import THEMES

@@ -118,7 +118,7 @@ class UciEngine:
                 try:
                     await self._send("quit")
                     await asyncio.wait_for(process.wait(), 2.0)
-                except (OSError, ConnectionError, asyncio.TimeoutError):
+                except (TimeoutError, OSError, ConnectionError):
                     pass
             await self._kill()
 
@@ -171,7 +171,7 @@ class UciEngine:
         try:
             while (await self._readline(max(0.0, deadline - loop.time()))) != word:
                 pass
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise EngineError(f"Fairy-Stockfish did not answer {word!r} in {timeout:.0f} s") from None
 
     async def _read_result(self, timeout: float) -> UciResult:
@@ -182,7 +182,7 @@ class UciEngine:
         while True:
             try:
                 line = await self._readline(max(0.0, deadline - loop.time()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if stopped:
                     raise EngineError("Fairy-Stockfish did not stop") from None
                 await self._send("stop")  # answer with what it has so far
@@ -212,7 +212,7 @@ class UciEngine:
         if process is not None:
             try:
                 await asyncio.wait_for(process.wait(), 2.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
 

@@ -13,9 +13,8 @@ import logging
 import math
 from dataclasses import dataclass, replace
 
-from makruk import Board, Move
+from makruk import Board, Move, thai_san
 from makruk import san as write_san
-from makruk import thai_san
 from storage.records import Game
 
 from ..engines.base import MATE_VALUE, Analysis, Engine, EngineError, EnginePosition

@@ -17,9 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, MakrukError, Move
+from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, MakrukError, Move, thai_san
 from makruk import san as write_san
-from makruk import thai_san
 from makruk.notation import THAI_FILES
 from storage import ChannelBusy, NotFound, StorageError, VersionConflict
 from storage.records import ChannelSettings, Game, GameChanges, NewGame, NewMove, Player, RatingUpdate, Seat

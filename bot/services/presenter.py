@@ -5,9 +5,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from makruk import SQUARE_NAMES, Board, Move
+from makruk import SQUARE_NAMES, Board, Move, thai_san
 from makruk import san as write_san
-from makruk import thai_san
 from storage.records import ChannelSettings, Game
 
 from ..i18n import Catalog

@@ -21,9 +21,17 @@ from datetime import date, time, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, square_name, square_thai
+from makruk import (
+    AmbiguousMoveError,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    square_name,
+    square_thai,
+    thai_san,
+)
 from makruk import san as write_san
-from makruk import thai_san
 from storage import PuzzleAlreadyPosted
 from storage.records import Player, Puzzle, PuzzlePost, Subscription
 

@@ -19,7 +19,7 @@ def test_every_key_exists_in_every_language_with_the_same_fields():
         assert catalog.keys(language) == english, language
         for key in english:
             assert catalog.fields(language, key) == catalog.fields("en", key), (language, key)
-            assert catalog.text(language, key, **{f: "x" for f in catalog.fields("en", key)}).strip()
+            assert catalog.text(language, key, **dict.fromkeys(catalog.fields("en", key), "x")).strip()
 
 
 def test_every_command_and_option_has_words_in_every_language():

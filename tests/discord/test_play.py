@@ -11,8 +11,7 @@ from PIL import Image
 from bot.i18n import Catalog
 from storage.records import ChannelSettings
 
-from .fakes import (ALICE, BOB, BOT_PERMISSIONS, CAROL, CHANNEL_ID, GUILD_ID, MAKRUK, FakeDiscord,
-                    thread_channel)
+from .fakes import ALICE, BOB, BOT_PERMISSIONS, CAROL, CHANNEL_ID, GUILD_ID, MAKRUK, FakeDiscord, thread_channel
 
 TEXTS = Catalog.load()
 NO_THREADS = BOT_PERMISSIONS & ~(1 << 35)  # without Create Public Threads

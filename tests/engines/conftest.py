@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 
 from bot.clock import FakeClock
-from dataclasses import replace
-
 from bot.engines import LEVELS, BuiltinEngine, LevelledEngine, UciEngine, find_fairy_stockfish
 
 TEST_TIME_SCALE = 0.2  # the built-in engine thinks a fifth of its normal time here

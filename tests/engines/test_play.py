@@ -31,7 +31,7 @@ async def test_bot_against_bot_reaches_a_legal_end(engine, light_level_5):
     board, position = await play_out({True: builtin_side, False: fairy_side}, max_plies=400,
                                      declares=every_count)
     outcome = board.outcome()
-    assert outcome is not None or board.can_declare_count() is None and board.count is None, board.fen()
+    assert outcome is not None or (board.can_declare_count() is None and board.count is None), board.fen()
     assert position.board().fen() == board.fen()  # the stored moves and counts replay to the end
 
 

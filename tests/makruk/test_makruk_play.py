@@ -10,7 +10,7 @@ import pytest
 from makruk import Board, IllegalMoveError, Move
 
 PERPETUAL = "8/8/8/8/8/3KmN2/4R3/5k1s w - - 0 1"
-PERPETUAL_MOVES = "f3h2 f1g1 h2f3 g1f1 f3h2 f1g1 h2f3 g1f1".split()
+PERPETUAL_MOVES = ["f3h2", "f1g1", "h2f3", "g1f1", "f3h2", "f1g1", "h2f3", "g1f1"]
 STARTS = [
     "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
     "rnsmksnr/8/1pM~1pppp/p7/8/PPPP1PPP/8/RNSKMSNR b - - 0 3",

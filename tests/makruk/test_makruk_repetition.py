@@ -7,8 +7,8 @@ import pytest
 from makruk import Board, IllegalMoveError, Move
 
 PERPETUAL = "8/8/8/8/8/3KmN2/4R3/5k1s w - - 0 1"
-PERPETUAL_MOVES = "f3h2 f1g1 h2f3 g1f1 f3h2 f1g1 h2f3 g1f1".split()
-KNIGHT_DANCE = "g1e2 g8e7 e2g1 e7g8".split()
+PERPETUAL_MOVES = ["f3h2", "f1g1", "h2f3", "g1f1", "f3h2", "f1g1", "h2f3", "g1f1"]
+KNIGHT_DANCE = ["g1e2", "g8e7", "e2g1", "e7g8"]
 
 
 def play(board: Board, *ucis: str) -> Board:
@@ -147,8 +147,8 @@ def test_perpetual_check_is_tracked_per_position_and_undone_by_pop():
 # which uncovers the Rua's check again. Cycle A uses b6, cycle B uses b4; White checks with
 # every move, Black with every other move only.
 RULE_3 = "1r6/8/8/M1k5/8/8/P1P5/RKR5 w - - 0 1"
-CYCLE_A = "a5b6 c5b4 b6a5 b4c5".split()
-CYCLE_B = "a5b4 c5b6 b4a5 b6c5".split()
+CYCLE_A = ["a5b6", "c5b4", "b6a5", "b4c5"]
+CYCLE_B = ["a5b4", "c5b6", "b4a5", "b6c5"]
 
 
 def test_rule_3_position_white_has_only_two_moves_and_both_check():

@@ -107,7 +107,7 @@ def test_khon_moves_one_diagonal_or_one_straight_forward():
 
 def test_ma_leaps_like_a_knight_over_pieces():
     assert dests(with_piece("N", "d4"), "d4") == {"b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"}
-    crowded = with_piece("N", "d4", extra={sq: "P" for sq in ("c4", "e4", "d5", "c5", "e5")} | {"d3": "p"})
+    crowded = with_piece("N", "d4", extra=dict.fromkeys(("c4", "e4", "d5", "c5", "e5"), "P") | {"d3": "p"})
     assert dests(crowded, "d4") == {"b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"}
 
 

@@ -14,6 +14,7 @@ import makruk
 from makruk import BLACK, WHITE, Board, PieceType
 from renderers import (
     RenderError,
+    fonts,
     layout,
     render_board,
     render_gif,
@@ -22,7 +23,6 @@ from renderers import (
     square_at,
     square_box,
 )
-from renderers import fonts
 from renderers.__main__ import main
 from renderers.pieces import piece_sprite
 

@@ -208,7 +208,7 @@ class LineHandler:
                     log.error("LINE refused a reply: %s %s", error.status, error.body)
                     return
                 log.info("the reply token failed (%s); pushing instead", error.status)
-            except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as error:
+            except (TimeoutError, aiohttp.ClientConnectionError) as error:
                 log.warning("could not reach LINE to reply (%r); pushing instead", error)
         await self.push(target, messages)
 
@@ -229,7 +229,7 @@ class LineHandler:
                     log.error("LINE refused a push to %s: %s %s", target, error.status, error.body)
                     return False
                 log.warning("LINE failed a push to %s (%s); retrying", target, error.status)
-            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            except (TimeoutError, aiohttp.ClientError) as error:
                 log.warning("could not reach LINE to push to %s (%r); retrying", target, error)
         log.error("gave up pushing to %s", target)
         return False

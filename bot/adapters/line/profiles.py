@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 import aiohttp
-from linebot.v3.messaging import AsyncMessagingApi, ApiException
+from linebot.v3.messaging import ApiException, AsyncMessagingApi
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ class Profiles:
         except ApiException as error:
             log.info("no LINE profile for %s (status %s)", user_id, error.status)
             return None
-        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+        except (TimeoutError, aiohttp.ClientError) as error:
             log.warning("LINE profile lookup for %s failed: %r", user_id, error)
             return None
         name = " ".join(profile.display_name.split())  # no line breaks or runs of spaces in chat text

@@ -40,7 +40,7 @@ class SearchPool:
             except BrokenProcessPool:
                 log.warning("a search process died; starting a new one (attempt %d)", attempt)
                 self._discard(executor)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 log.warning("a search overran %.1f s; its process is stopped", timeout)
                 self._discard(executor)
                 raise EngineError(f"the search took longer than {timeout:.1f} s") from None
@@ -74,7 +74,7 @@ class SearchPool:
         try:
             await asyncio.wait_for(asyncio.gather(*(loop.run_in_executor(executor, _ready)
                                                     for _ in range(self.workers))), START_SECONDS)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._discard(executor)
             raise EngineError(f"the search process did not start in {START_SECONDS:.0f} s") from None
         return executor
