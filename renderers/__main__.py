@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from makruk import STARTING_FEN
 
@@ -42,21 +43,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _render(args: argparse.Namespace, fen: str) -> bytes:
-    common = dict(coords=args.coords, theme=args.theme)
+    common = {"coords": args.coords, "theme": args.theme}
     if args.gif is not None:
         moves = [m for chunk in args.gif for m in chunk.replace(",", " ").split()]
         return render_gif(fen, moves, size=args.size or 480, flip=args.flip, **common)
     if args.puzzle is not None:
         flip = True if args.flip else None
         return render_puzzle_card(fen, args.puzzle, size=args.size or 800, flip=flip, last_move=args.last, **common)
-    options = dict(flip=args.flip, last_move=args.last, arrows=args.arrow or (), caption=args.caption, **common)
+    options = {"flip": args.flip, "last_move": args.last, "arrows": args.arrow or (), "caption": args.caption, **common}
     if args.preview:
         return render_preview(fen, size=args.size or 240, **options)
     return render_board(fen, size=args.size or 800, **options)
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
         raise SystemExit(_fail(message))
 
 

@@ -52,7 +52,7 @@ class SquareLayers:
 
     @classmethod
     def of(cls, scene: Scene, sq: int) -> SquareLayers:
-        return cls(scene.pieces[sq], bool(scene.last_move) and sq in scene.last_move,
+        return cls(scene.pieces[sq], scene.last_move is not None and sq in scene.last_move,
                    sq == scene.selected, sq == scene.check, sq in scene.targets)
 
     def __bool__(self) -> bool:

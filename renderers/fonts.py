@@ -57,7 +57,8 @@ def font(size: int, script: str = MAIN, weight: int = 600) -> ImageFont.FreeType
     loaded = ImageFont.truetype(str(thai_font_path()), size, layout_engine=layout_engine())
     axes = loaded.get_variation_axes()
     loaded.set_variation_by_axes(
-        [weight if axis["name"] == b"Weight" else axis["default"] for axis in axes]
+        # FreeType always reports an axis' default; Pillow's types also allow None.
+        [weight if axis["name"] == b"Weight" else axis["default"] or 0 for axis in axes]
     )
     return loaded
 

@@ -37,7 +37,9 @@ def theme_palette(theme: Theme) -> Image.Image:
     samples = _samples(theme)
     ramps = _ramps(theme)
     adaptive = samples.quantize(colors=256 - len(ramps), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    colors = adaptive.getpalette()[: 3 * (256 - len(ramps))]
+    palette = adaptive.getpalette()
+    assert palette is not None  # a quantized image always has one
+    colors = palette[: 3 * (256 - len(ramps))]
     for rgb in ramps:
         colors.extend(rgb)
     holder = Image.new("P", (1, 1))
@@ -60,7 +62,7 @@ def _samples(theme: Theme) -> Image.Image:
     """Sample boards at a middle size, both orientations and both coordinate scripts."""
     tiles = []
     for (fen, last, selected, targets, arrows), coords, flip in zip(
-        _SAMPLE_POSITIONS * 2, ("latin", "thai", "thai", "latin"), (False, True, False, True)
+        _SAMPLE_POSITIONS * 2, ("latin", "thai", "thai", "latin"), (False, True, False, True), strict=True
     ):
         scene, _ = scene_of(Board(fen), last_move=last, selected=selected, targets=targets, arrows=arrows)
         tiles.append(compose(scene, Style(360, theme, coords, flip)))
@@ -74,10 +76,9 @@ def _ramps(theme: Theme) -> list[RGB]:
     """Blends between colours that meet in anti-aliased text and outlines."""
     pairs = [(theme.frame, theme.label), (theme.caption_bg, theme.caption_text)]
     pairs += [(theme.caption_bg, PIECE_COLORS[WHITE].line), (theme.caption_bg, PIECE_COLORS[BLACK].body)]
-    out = []
-    for a, b in pairs:
-        for i in range(RAMP_STEPS):
-            t = i / (RAMP_STEPS - 1)
-            out.append(tuple(round(a[k] + (b[k] - a[k]) * t) for k in range(3)))
-    return out
+    return [_blend(a, b, i / (RAMP_STEPS - 1)) for a, b in pairs for i in range(RAMP_STEPS)]
+
+
+def _blend(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 

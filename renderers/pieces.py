@@ -80,9 +80,9 @@ def _draw_parts(canvas: Image.Image, parts: list[Part], colors: Palette, outline
     size = canvas.width
     fills = [p for p in parts if isinstance(p, Fill)]
     # First the halo: every outlined shape grown by one outline width, in the edge colour.
-    for part in fills:
-        if part.outline:
-            pts = _px(part.points, size)
+    for fill in fills:
+        if fill.outline:
+            pts = _px(fill.points, size)
             draw.polygon(pts, fill=colors.halo)
             draw.line(pts + pts[:1], fill=colors.halo, width=round(outline * 2), joint="curve")
     for part in parts:
@@ -244,12 +244,13 @@ BIA_TOP, BIA_BOTTOM, BIA_RX, BIA_RY = 0.56, 0.70, 0.31, 0.12
 
 def _disc() -> Fill:
     """The side of the Bia's flat disc: a short cylinder seen from above."""
-    side = (
-        [(0.5 + BIA_RX, BIA_TOP), (0.5 + BIA_RX, BIA_BOTTOM)]
-        + arc(0.5, BIA_BOTTOM, BIA_RX, BIA_RY, 0, 180, 24)
-        + [(0.5 - BIA_RX, BIA_TOP)]
-        + arc(0.5, BIA_TOP, BIA_RX, BIA_RY, 180, 360, 24)
-    )
+    side = [
+        (0.5 + BIA_RX, BIA_TOP),
+        (0.5 + BIA_RX, BIA_BOTTOM),
+        *arc(0.5, BIA_BOTTOM, BIA_RX, BIA_RY, 0, 180, 24),
+        (0.5 - BIA_RX, BIA_TOP),
+        *arc(0.5, BIA_TOP, BIA_RX, BIA_RY, 180, 360, 24),
+    ]
     return Fill(tuple(side))
 
 

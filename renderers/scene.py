@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from makruk import Board, Move, Piece
 
@@ -15,6 +16,8 @@ from .errors import RenderError
 from .geometry import Square, parse_square
 
 COORDS = ("latin", "thai", "none")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +84,14 @@ def _move_squares(move: str | Move) -> tuple[Square, Square]:
 
 
 def _square(value: str | Square) -> Square:
-    if isinstance(value, int) and not isinstance(value, bool):
-        if not 0 <= value < 64:
-            raise RenderError(f"square must be 0..63, got {value}")
-        return value
-    return parse_square(value)
+    if isinstance(value, str):
+        return parse_square(value)
+    if isinstance(value, bool) or not 0 <= value < 64:
+        raise RenderError(f"square must be a name such as 'e3' or 0..63, got {value!r}")
+    return value
 
 
-def _listed(values: Iterable, name: str) -> list:
+def _listed(values: Iterable[T], name: str) -> list[T]:
     # A lone string is a common slip for a one-item list: "e3e4" would iterate as letters.
     if isinstance(values, str):
         raise RenderError(f"{name} must be a list, e.g. [{values!r}], not a string")

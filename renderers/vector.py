@@ -34,9 +34,9 @@ def path(start: Point, *segments: Point | tuple[Point, ...]) -> list[Point]:
     points = [start]
     for seg in segments:
         if isinstance(seg[0], (int, float)):
-            points.append(seg)  # type: ignore[arg-type]
+            points.append(seg)
         elif len(seg) == 2:
-            points.extend(quad(points[-1], seg[0], seg[1]))  # type: ignore[arg-type]
+            points.extend(quad(points[-1], seg[0], seg[1]))
         else:
             points.extend(cubic(points[-1], *seg))  # type: ignore[arg-type]
     return points

@@ -46,7 +46,8 @@ def main() -> None:
         render_board(MIDGAME, size=480, theme="green", last_move="h5g3", selected=khun, targets=targets),
     )
     write("hint-arrows-slate-480.png", render_board(MIDGAME, size=480, theme="slate", arrows=["e2f2", "b1c3"]))
-    write("puzzle-card-thai.png", render_puzzle_card(PUZZLE, "ขาวเดิน รุกจนใน 1 ตา\nWhite to move — mate in 1 — 1手詰め", size=640))
+    caption = "ขาวเดิน รุกจนใน 1 ตา\nWhite to move — mate in 1 — 1手詰め"
+    write("puzzle-card-thai.png", render_puzzle_card(PUZZLE, caption, size=640))
     write("pieces.png", piece_chart())
 
 

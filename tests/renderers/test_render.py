@@ -6,9 +6,10 @@ import io
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw, ImageFont, features
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont, features
 
 import makruk
 from makruk import BLACK, WHITE, Board, PieceType
@@ -51,8 +52,15 @@ def sq(name: str) -> int:
     return makruk.parse_square(name)
 
 
+def pixel(image: Image.Image, point: tuple[int, int]) -> tuple[int, ...]:
+    """The colour of an RGB or RGBA image at ``point``."""
+    value = image.getpixel(point)
+    assert isinstance(value, tuple)
+    return value
+
+
 def differs(a: tuple[int, ...], b: tuple[int, ...], by: int = 24) -> bool:
-    return sum(abs(x - y) for x, y in zip(a, b)) > by
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True)) > by
 
 
 # --- marks ----------------------------------------------------------------------------------
@@ -61,19 +69,19 @@ def differs(a: tuple[int, ...], b: tuple[int, ...], by: int = 24) -> bool:
 def test_last_move_squares_are_tinted():
     after = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"
     plain, marked = rgb(render_board(after)), rgb(render_board(after, last_move="e3e4"))
-    assert differs(plain.getpixel(centre(sq("e3"), 800)), marked.getpixel(centre(sq("e3"), 800)))
-    assert differs(plain.getpixel(near_corner(sq("e4"), 800)), marked.getpixel(near_corner(sq("e4"), 800)))
-    assert plain.getpixel(centre(sq("a5"), 800)) == marked.getpixel(centre(sq("a5"), 800))
+    assert differs(pixel(plain, centre(sq("e3"), 800)), pixel(marked, centre(sq("e3"), 800)))
+    assert differs(pixel(plain, near_corner(sq("e4"), 800)), pixel(marked, near_corner(sq("e4"), 800)))
+    assert pixel(plain, centre(sq("a5"), 800)) == pixel(marked, centre(sq("a5"), 800))
 
 
 def test_selected_square_and_target_dots():
     plain = rgb(render_board(START))
     marked = rgb(render_board(START, selected="b1", targets=["a3", "c3", "d2"]))
-    assert differs(plain.getpixel(near_corner(sq("b1"), 800)), marked.getpixel(near_corner(sq("b1"), 800)))
-    assert differs(plain.getpixel(centre(sq("d2"), 800)), marked.getpixel(centre(sq("d2"), 800)))
+    assert differs(pixel(plain, near_corner(sq("b1"), 800)), pixel(marked, near_corner(sq("b1"), 800)))
+    assert differs(pixel(plain, centre(sq("d2"), 800)), pixel(marked, centre(sq("d2"), 800)))
     # An occupied target gets marks in its corners, which no piece covers.
     left, top, *_ = square_box(sq("a3"), 800)
-    assert differs(plain.getpixel((left + 3, top + 3)), marked.getpixel((left + 3, top + 3)))
+    assert differs(pixel(plain, (left + 3, top + 3)), pixel(marked, (left + 3, top + 3)))
 
 
 def test_khun_in_check_glows_without_being_asked():
@@ -85,9 +93,9 @@ def test_khun_in_check_glows_without_being_asked():
         left, top, right, bottom = square_box(square, 800)
         point = (left + (right - left) // 5, (top + bottom) // 2)
         if square == sq("e2"):
-            glow = image.getpixel(point)
+            glow = pixel(image, point)
         else:
-            plain = image.getpixel(point)
+            plain = pixel(image, point)
     assert glow[0] > glow[1] + 40  # red
     assert differs(glow, plain, by=60)
 
@@ -97,7 +105,7 @@ def test_arrows_are_drawn_between_squares():
     hinted = rgb(render_board(START, arrows=["b1c3"]))
     (x0, y0), (x1, y1) = centre(sq("b1"), 800), centre(sq("c3"), 800)
     mid = ((x0 + x1) // 2, (y0 + y1) // 2)
-    assert differs(plain.getpixel(mid), hinted.getpixel(mid))
+    assert differs(pixel(plain, mid), pixel(hinted, mid))
 
 
 # --- orientation and tap mapping --------------------------------------------------------------
@@ -130,7 +138,7 @@ def test_a1_is_bottom_left_and_top_right_when_flipped():
         plain = rgb(render_board(fen, flip=flip))
         marked = rgb(render_board(fen, flip=flip, last_move="a2a1"))
         a1 = near_corner(sq("a1"), size, flip)
-        assert differs(plain.getpixel(a1), marked.getpixel(a1))
+        assert differs(pixel(plain, a1), pixel(marked, a1))
         assert square_at(*a1, size, flip) == sq("a1")
         assert (a1[0] < size / 2) != flip and (a1[1] > size / 2) != flip
 
@@ -161,14 +169,21 @@ def test_the_fourteen_pieces_are_pairwise_distinct_at_phone_size():
 def test_sprites_are_transparent_around_the_piece():
     sprite = piece_sprite(PieceType.KHUN, WHITE, 80)
     assert sprite.mode == "RGBA"
-    assert sprite.getpixel((0, 0))[3] == 0 and sprite.getpixel((40, 50))[3] == 255
+    assert pixel(sprite, (0, 0))[3] == 0 and pixel(sprite, (40, 50))[3] == 255
 
 
 # --- output -----------------------------------------------------------------------------------
 
 
 def test_same_input_gives_same_bytes():
-    args = dict(last_move="h5g3", coords="thai", flip=True, arrows=["e2d3"], selected="e2", targets=["d3"])
+    args: dict[str, Any] = {
+        "last_move": "h5g3",
+        "coords": "thai",
+        "flip": True,
+        "arrows": ["e2d3"],
+        "selected": "e2",
+        "targets": ["d3"],
+    }
     assert render_board(MIDGAME, **args) == render_board(MIDGAME, **args)
     assert render_gif(START, ["e3e4", "e6e5"]) == render_gif(START, ["e3e4", "e6e5"])
 
@@ -208,7 +223,8 @@ def random_game(plies: int, seed: int = 2026) -> list[str]:
     """UCI moves of a game of random legal moves that lasts ``plies`` without ending."""
     rng = random.Random(seed)
     while True:
-        board, moves = Board(START), []
+        board = Board(START)
+        moves: list[str] = []
         while len(moves) < plies and not board.is_game_over():
             move = rng.choice(board.legal_moves())
             board.push(move)
@@ -222,12 +238,12 @@ def test_gif_of_a_150_ply_game():
     gif = render_gif(START, moves)
     assert len(gif) < 8_000_000
     image = Image.open(io.BytesIO(gif))
-    assert image.format == "GIF" and image.n_frames == 151
+    assert isinstance(image, GifImagePlugin.GifImageFile) and image.n_frames == 151
     # Frame 1 shows the first move's from-square tinted; frame 0 does not.
     first = makruk.Move.from_uci(moves[0])
-    frame0 = image.convert("RGB").getpixel(centre(first.from_square, 480))
+    frame0 = pixel(image.convert("RGB"), centre(first.from_square, 480))
     image.seek(1)
-    frame1 = image.convert("RGB").getpixel(centre(first.from_square, 480))
+    frame1 = pixel(image.convert("RGB"), centre(first.from_square, 480))
     assert differs(frame0, frame1)
 
 
@@ -245,7 +261,8 @@ def test_puzzle_card_with_thai_caption_is_seen_from_the_side_to_move():
     flipped = rgb(render_puzzle_card(black_to_move, "Black to move", last_move="a2a1"))
     band = flipped.height - 800
     a1 = near_corner(sq("a1"), 800, flip=True)
-    assert differs(flipped.getpixel((a1[0], a1[1] + band)), flipped.getpixel((a1[0] - layout(800).square, a1[1] + band)))
+    x, y = a1[0], a1[1] + band
+    assert differs(pixel(flipped, (x, y)), pixel(flipped, (x - layout(800).square, y)))
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -324,7 +341,8 @@ def test_cli_writes_a_png(tmp_path):
 def test_cli_writes_a_gif(tmp_path):
     out = tmp_path / "game.gif"
     assert main([START, "--out", str(out), "--gif", "e3e4", "e6e5"]) == 0
-    assert Image.open(out).n_frames == 3
+    image = Image.open(out)
+    assert isinstance(image, GifImagePlugin.GifImageFile) and image.n_frames == 3
 
 
 @pytest.mark.parametrize(
@@ -340,6 +358,7 @@ def test_cli_writes_a_gif(tmp_path):
 )
 def test_cli_bad_input_exits_2_with_one_line(argv, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    code: int | str | None
     try:
         code = main(argv)
     except SystemExit as exit_:  # argparse's own errors leave through SystemExit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -33,11 +34,15 @@ def test_tiles_give_the_same_bytes_as_the_whole_board(theme):
         move = rng.choice(moves)
         board.push(move)
         fen = board.fen()
-        options = dict(size=rng.choice([240, 480, 800]), flip=rng.random() < 0.5,
-                       coords=rng.choice(["latin", "thai", "none"]), theme=theme)
+        options: dict[str, Any] = {
+            "size": rng.choice([240, 480, 800]),
+            "flip": rng.random() < 0.5,
+            "coords": rng.choice(["latin", "thai", "none"]),
+            "theme": theme,
+        }
         after = Board(fen)
         some = rng.choice(after.legal_moves()) if after.legal_moves() else None
-        marks = dict(last_move=move.uci())
+        marks: dict[str, Any] = {"last_move": move.uci()}
         if some is not None and rng.random() < 0.5:  # tap-to-move marks too
             marks["selected"] = SQUARE_NAMES[some.from_square]
             marks["targets"] = [SQUARE_NAMES[m.to_square] for m in after.legal_moves()
