@@ -158,13 +158,15 @@ class Storage(ABC):
 
     @abstractmethod
     async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
-        """Active games not yet reminded whose reminder time has come, deadline not passed. Only `platform`'s, if given."""
+        """Active games not yet reminded whose reminder time has come, deadline not passed.
+        Only `platform`'s, if given."""
 
     @abstractmethod
     async def expire_challenges(
         self, before: datetime, *, platform: Platform | None = None
     ) -> list[Game]:
-        """Abort (reason "expired") every challenge created before `before`; return them. Only `platform`'s, if given."""
+        """Abort (reason "expired") every challenge created before `before`; return them.
+        Only `platform`'s, if given."""
 
     @abstractmethod
     async def finished_games(

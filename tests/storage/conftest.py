@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from storage_helpers import START_FEN, FakeClock, MakeGame
 
 from storage import Game, NewGame, Player, Seat, SqliteStorage, open_storage
+
+from .storage_helpers import START_FEN, FakeClock, MakeGame
 
 
 @pytest.fixture
@@ -42,18 +43,18 @@ def make_game(storage: SqliteStorage, alice: Player, bob: Player) -> MakeGame:
     """Creates an active Alice (White) vs Bob game; keyword arguments override NewGame."""
 
     async def make(**overrides: object) -> Game:
-        fields: dict[str, object] = dict(
-            platform="discord",
-            channel="chan-1",
-            community="guild-1",
-            white=Seat.human(alice.id),
-            black=Seat.human(bob.id),
-            start_fen=START_FEN,
-            promotion="forced",
-            perpetual="forbid",
-            move_seconds=300,
-            status="active",
-        )
+        fields: dict[str, object] = {
+            "platform": "discord",
+            "channel": "chan-1",
+            "community": "guild-1",
+            "white": Seat.human(alice.id),
+            "black": Seat.human(bob.id),
+            "start_fen": START_FEN,
+            "promotion": "forced",
+            "perpetual": "forbid",
+            "move_seconds": 300,
+            "status": "active",
+        }
         fields.update(overrides)
         return await storage.create_game(NewGame(**fields))  # type: ignore[arg-type]
 

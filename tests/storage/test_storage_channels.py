@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from storage_helpers import FakeClock
-
 from storage import ChannelSettings, SqliteStorage, open_storage
+
+from .storage_helpers import FakeClock
 
 
 async def test_settings_default_to_none_everywhere(storage: SqliteStorage) -> None:

@@ -6,8 +6,6 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
-from storage_helpers import START_FEN, FakeClock, MakeGame
-
 from storage import (
     ChannelBusy,
     Game,
@@ -20,6 +18,8 @@ from storage import (
     VersionConflict,
     open_storage,
 )
+
+from .storage_helpers import START_FEN, FakeClock, MakeGame
 
 WRITERS = 50
 

@@ -51,7 +51,7 @@ def test_sigkill_at_random_moments_loses_no_reported_move(tmp_path: Path) -> Non
     asyncio.run(_assert_all_stored(path, reported))
 
 
-def _spawn(path: Path, channel: str) -> subprocess.Popen:
+def _spawn(path: Path, channel: str) -> subprocess.Popen[bytes]:
     paths = [str(REPO), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     return subprocess.Popen(
@@ -67,6 +67,7 @@ def _time_to_first_move(path: Path) -> float:
     started = time.monotonic()
     child = _spawn(path, "calibration")
     try:
+        assert child.stdout is not None and child.stderr is not None
         assert child.stdout.readline(), child.stderr.read().decode()
         return time.monotonic() - started
     finally:

@@ -8,7 +8,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from storage_helpers import START_FEN, FakeClock, MakeGame
 
 from storage import (
     ChannelBusy,
@@ -24,6 +23,8 @@ from storage import (
     VersionConflict,
     open_storage,
 )
+
+from .storage_helpers import START_FEN, FakeClock, MakeGame
 
 
 def challenge(alice: Player, channel: str = "chan-1") -> NewGame:

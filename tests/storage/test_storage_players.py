@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from storage_helpers import FakeClock, MakeGame
 
 from storage import (
     INITIAL_DEVIATION,
@@ -18,6 +17,8 @@ from storage import (
     SqliteStorage,
     VersionConflict,
 )
+
+from .storage_helpers import FakeClock, MakeGame
 
 
 async def test_new_player_starts_with_glicko_defaults(

@@ -7,7 +7,6 @@ from datetime import date, time, timedelta
 from pathlib import Path
 
 import pytest
-from storage_helpers import FakeClock
 
 from storage import (
     NotFound,
@@ -19,6 +18,8 @@ from storage import (
     Subscription,
     open_storage,
 )
+
+from .storage_helpers import FakeClock
 
 DAY = date(2026, 11, 30)
 PUZZLES = [

@@ -8,7 +8,6 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from storage_helpers import START_FEN
 
 import storage
 from storage import (
@@ -22,6 +21,8 @@ from storage import (
     open_storage,
     records,
 )
+
+from .storage_helpers import START_FEN
 
 
 def test_records_doctests() -> None:
