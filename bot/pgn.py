@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from makruk import STARTING_FEN, Board, Move, san
+from makruk.board import Promotion
 
 
 def export_pgn(
@@ -16,7 +17,7 @@ def export_pgn(
     result: str | None,
     date: datetime,
     site: str = "Makruk bot",
-    promotion: str = "forced",
+    promotion: Promotion = "forced",
 ) -> str:
     tags = [
         ("Event", "Casual game"),
@@ -54,4 +55,4 @@ def _wrap(text: str, width: int = 79) -> str:
             line = word
         else:
             line = f"{line} {word}" if line else word
-    return "\n".join(lines + [line] if line else lines)
+    return "\n".join([*lines, line] if line else lines)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.messages import Incoming, User
+from bot.messages import Incoming, Platform, User
 from bot.services.games import GameService
 
 
@@ -14,7 +14,7 @@ def no_image(view):
 class Chat:
     """Sends messages to one channel as different users, like the console does."""
 
-    def __init__(self, service: GameService, channel: str = "c1", platform: str = "console") -> None:
+    def __init__(self, service: GameService, channel: str = "c1", platform: Platform = "console") -> None:
         self.service = service
         self.channel = channel
         self.platform = platform

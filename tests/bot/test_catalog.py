@@ -41,7 +41,9 @@ def test_every_refusal_and_reason_the_code_uses_has_a_message():
     assert len(refusals) > 20
     for code in refusals:
         assert catalog.has(f"error.{code}"), code
-    illegal_codes = re.findall(r"``([a-z_]+)``", makruk.errors.IllegalMoveError.__doc__.split("Codes:")[1])
+    doc = makruk.errors.IllegalMoveError.__doc__
+    assert doc is not None
+    illegal_codes = re.findall(r"``([a-z_]+)``", doc.split("Codes:")[1])
     assert "perpetual_check" in illegal_codes
     for code in illegal_codes:
         assert catalog.has(f"error.illegal.{code}"), code

@@ -14,6 +14,8 @@ ALPHABETS = [
     "\x00\x01\x07\x1b\t\r\n\u200b\u202e\ufeff\U0001F600\U0010FFFF\ud7ff",
     "@<>{}[]()%$'\"\\;:,.?",
 ]
+# Commands that could change the game: only a stranger tries them.
+CHANGING_COMMANDS = ("lang", "resign", "draw", "undo", "accept", "decline", "count")
 
 
 def random_text(rng: random.Random, catalog: Catalog) -> str:
@@ -39,8 +41,8 @@ async def test_ten_thousand_random_messages_change_nothing(chat, service, storag
     codes: set[str] = set()
     for i in range(10_000):
         text = random_text(rng, catalog)
-        if text.split()[:1] and catalog.command_for(text.split()[0]) in ("lang", "resign", "draw", "undo", "accept", "decline", "count"):
-            sender = senders[0]  # commands that could change things are only tried by the stranger
+        if text.split()[:1] and catalog.command_for(text.split()[0]) in CHANGING_COMMANDS:
+            sender = senders[0]
         else:
             sender = senders[i % 2]
         msg = Incoming("console", "c1", sender, text, community="guild", addressed=i % 3 != 0)
