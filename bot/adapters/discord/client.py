@@ -31,18 +31,15 @@ SCHEDULER_SECONDS = 20.0
 Job = Callable[[], Awaitable[list[Notice]]]
 
 
-class MakrukTree(app_commands.CommandTree):
+class MakrukTree(app_commands.CommandTree["MakrukBot"]):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        door: Door = self.client.door
+        door = self.client.door
         if isinstance(error, app_commands.MissingPermissions):
             await door.refuse(interaction, "discord.error.manage_guild")
             return
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=error)
-        try:
-            await door.refuse(interaction, "error.internal")
-        except discord.HTTPException:
-            pass
+        await door.fail(interaction)
 
 
 class MakrukBot(commands.AutoShardedBot):

@@ -15,7 +15,9 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from .permissions import require_manage_guild
 from .translate import text
+from .words import handle
 
 if TYPE_CHECKING:
     from .client import MakrukBot
@@ -118,7 +120,7 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     @app_commands.rename(player=text("discord.opt.player"))
     @app_commands.describe(player=text("discord.opt.player.about"))
     async def rating(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        words = f"rating @{_handle(player)}" if player else "rating"
+        words = f"rating @{handle(player)}" if player else "rating"
         await self.bot.door.command(interaction, words, mentions=[player] if player else [])
 
     @app_commands.command(name=text("discord.cmd.top"), description=text("discord.cmd.top.about"))
@@ -210,13 +212,6 @@ class DailyPuzzleCommands(ManageServerGroup):
         await self.bot.door.command(interaction, "unsubscribe")
 
 
-def require_manage_guild(interaction: discord.Interaction) -> bool:
-    """Discord's own check can be changed by a server; this one runs on every use."""
-    if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise app_commands.MissingPermissions(["manage_guild"])
-    return True
-
-
 def new_command(opponent: discord.abc.User | None, level: int | None, words: Sequence[str],
                 time: str | None, rated: bool | None) -> str:
     """The service's ``new`` line for the options of ``/makruk new``.
@@ -226,7 +221,7 @@ def new_command(opponent: discord.abc.User | None, level: int | None, words: Seq
     """
     parts = ["new"]
     if opponent is not None:
-        parts.append(f"@{_handle(opponent)}")
+        parts.append(f"@{handle(opponent)}")
     if level is not None:
         parts += ["bot", str(level)]
     parts += words
@@ -235,8 +230,3 @@ def new_command(opponent: discord.abc.User | None, level: int | None, words: Seq
     if rated is not None:
         parts.append("rated" if rated else "casual")
     return " ".join(parts)
-
-
-def _handle(user: discord.abc.User) -> str:
-    """A user's name as one word: the service reads ``@word`` as "the mentioned user"."""
-    return "".join(user.display_name.split()) or str(user.id)
