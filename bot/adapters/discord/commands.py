@@ -30,6 +30,21 @@ NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", 
 LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in ("th", "en", "ja")]
 
 
+# Defined before the classes whose bodies call it.
+def says(word: str, *, slow: bool = False) -> app_commands.Command[PlayCommands | DailyPuzzleCommands, [], None]:
+    """A command without options that says its own name to the service (``/makruk board`` -> ``board``);
+    ``slow``: the engine answers it, so it is deferred at once."""
+
+    async def callback(owner: PlayCommands | DailyPuzzleCommands, interaction: discord.Interaction) -> None:
+        await owner.bot.door.command(interaction, word, slow=slow)
+
+    # discord.py passes the cog or group first only to callbacks whose dotted name shows a class,
+    # and this one is assigned in a class body.
+    callback.__qualname__ = f"Cog.{word}"
+    return app_commands.command(name=text(f"discord.cmd.{word}"), description=text(f"discord.cmd.{word}.about"))(
+        callback)
+
+
 class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
                    group_description=text("discord.cmd.makruk.about")):
     """``/makruk ...``: every game command of the service."""
@@ -59,13 +74,8 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
         await self.bot.door.command(interaction, words, mentions=[opponent] if opponent else [],
                                     slow=level is not None)
 
-    @app_commands.command(name=text("discord.cmd.accept"), description=text("discord.cmd.accept.about"))
-    async def accept(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "accept")
-
-    @app_commands.command(name=text("discord.cmd.decline"), description=text("discord.cmd.decline.about"))
-    async def decline(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "decline")
+    accept = says("accept")
+    decline = says("decline")
 
     @app_commands.command(name=text("discord.cmd.move"), description=text("discord.cmd.move.about"))
     @app_commands.rename(move=text("discord.opt.move"))
@@ -77,33 +87,13 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await self.bot.door.move_options(interaction, current)
 
-    @app_commands.command(name=text("discord.cmd.board"), description=text("discord.cmd.board.about"))
-    async def board(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "board")
-
-    @app_commands.command(name=text("discord.cmd.flip"), description=text("discord.cmd.flip.about"))
-    async def flip(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "flip")
-
-    @app_commands.command(name=text("discord.cmd.resign"), description=text("discord.cmd.resign.about"))
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "resign")
-
-    @app_commands.command(name=text("discord.cmd.draw"), description=text("discord.cmd.draw.about"))
-    async def draw(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "draw")
-
-    @app_commands.command(name=text("discord.cmd.count"), description=text("discord.cmd.count.about"))
-    async def count(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "count")
-
-    @app_commands.command(name=text("discord.cmd.stopcount"), description=text("discord.cmd.stopcount.about"))
-    async def stopcount(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "stopcount")
-
-    @app_commands.command(name=text("discord.cmd.undo"), description=text("discord.cmd.undo.about"))
-    async def undo(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "undo")
+    board = says("board")
+    flip = says("flip")
+    resign = says("resign")
+    draw = says("draw")
+    count = says("count")
+    stopcount = says("stopcount")
+    undo = says("undo")
 
     @app_commands.command(name=text("discord.cmd.history"), description=text("discord.cmd.history.about"))
     @app_commands.rename(notation=text("discord.opt.notation"))
@@ -112,9 +102,7 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     async def history(self, interaction: discord.Interaction, notation: Choice[str] | None = None) -> None:
         await self.bot.door.command(interaction, f"history {notation.value}" if notation else "history")
 
-    @app_commands.command(name=text("discord.cmd.export"), description=text("discord.cmd.export.about"))
-    async def export(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "export")
+    export = says("export")
 
     @app_commands.command(name=text("discord.cmd.rating"), description=text("discord.cmd.rating.about"))
     @app_commands.rename(player=text("discord.opt.player"))
@@ -123,37 +111,14 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
         words = f"rating @{handle(player)}" if player else "rating"
         await self.bot.door.command(interaction, words, mentions=[player] if player else [])
 
-    @app_commands.command(name=text("discord.cmd.top"), description=text("discord.cmd.top.about"))
-    async def top(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "top")
-
-    @app_commands.command(name=text("discord.cmd.help"), description=text("discord.cmd.help.about"))
-    async def help(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "help")
-
-    @app_commands.command(name=text("discord.cmd.hint"), description=text("discord.cmd.hint.about"))
-    async def hint(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "hint", slow=True)
-
-    @app_commands.command(name=text("discord.cmd.review"), description=text("discord.cmd.review.about"))
-    async def review(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "review", slow=True)
-
-    @app_commands.command(name=text("discord.cmd.puzzle"), description=text("discord.cmd.puzzle.about"))
-    async def puzzle(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "puzzle")
-
-    @app_commands.command(name=text("discord.cmd.giveup"), description=text("discord.cmd.giveup.about"))
-    async def giveup(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "giveup")
-
-    @app_commands.command(name=text("discord.cmd.streak"), description=text("discord.cmd.streak.about"))
-    async def streak(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "streak")
-
-    @app_commands.command(name=text("discord.cmd.puzzletop"), description=text("discord.cmd.puzzletop.about"))
-    async def puzzletop(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "puzzletop")
+    top = says("top")
+    help = says("help")
+    hint = says("hint", slow=True)
+    review = says("review", slow=True)
+    puzzle = says("puzzle")
+    giveup = says("giveup")
+    streak = says("streak")
+    puzzletop = says("puzzletop")
 
 
 @app_commands.guild_only()
@@ -171,6 +136,7 @@ class ServerCommands(commands.GroupCog, group_name=text("discord.cmd.server"),
     def __init__(self, bot: MakrukBot, groups: Sequence[app_commands.Group] = ()) -> None:
         self.bot = bot
         super().__init__()
+        assert self.app_command is not None  # a GroupCog always has its group
         for group in groups:
             self.app_command.add_command(group)
 
@@ -207,9 +173,7 @@ class DailyPuzzleCommands(ManageServerGroup):
         words = " ".join(["subscribe", *(w for w in (at, zone) if w)])
         await self.bot.door.command(interaction, words)
 
-    @app_commands.command(name=text("discord.cmd.unsubscribe"), description=text("discord.cmd.unsubscribe.about"))
-    async def unsubscribe(self, interaction: discord.Interaction) -> None:
-        await self.bot.door.command(interaction, "unsubscribe")
+    unsubscribe = says("unsubscribe")
 
 
 def new_command(opponent: discord.abc.User | None, level: int | None, words: Sequence[str],
