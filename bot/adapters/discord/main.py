@@ -39,24 +39,25 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
     if getattr(args, "guild", None) and not getattr(args, "sync", False):
         print("makruk-bot discord: --guild only goes with --sync", file=sys.stderr)
         return 2
-    if not settings.discord_token:
+    token = settings.discord_token
+    if not token:
         print("makruk-bot discord: set DISCORD_TOKEN (in the environment or .env); see docs/discord.md",
               file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
     if getattr(args, "sync", False):
-        return await _sync(settings, getattr(args, "guild", None))
+        return await _sync(settings, token, getattr(args, "guild", None))
     async with open_app(settings) as app:
         # The bot runs the games' clock itself; the daily puzzle posts join it.
         jobs = [functools.partial(app.puzzles.tick, PLATFORM)] if app.puzzles is not None else []
         async with MakrukBot(app.games, settings, jobs=jobs) as bot:
-            await bot.start(settings.discord_token)
+            await bot.start(token)
     return 0
 
 
-async def _sync(settings: Settings, guild_id: int | None) -> int:
+async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     async with MakrukBot(None, settings) as bot:
-        await bot.login(settings.discord_token)  # runs setup_hook, which installs the commands
+        await bot.login(token)  # runs setup_hook, which installs the commands
         guild = discord.Object(guild_id) if guild_id else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)

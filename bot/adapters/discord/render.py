@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from makruk import SQUARE_NAMES
-from makruk.notation import square_thai
+from makruk import SQUARE_NAMES, square_thai
 
 from ...i18n import Catalog
 from ...messages import GameView, Reply
@@ -61,20 +60,21 @@ class Renderer:
 
     def reply(self, reply: Reply, *, choices: Sequence[MoveChoice] = ()) -> Outgoing:
         """The message for ``reply``; ``choices`` (the side to move's legal moves) fill the piece select."""
-        out = Outgoing(embed=discord.Embed(description=_clip(reply.text), colour=COLOURS.get(reply.kind)))
+        embed = discord.Embed(description=_clip(reply.text), colour=COLOURS.get(reply.kind))
+        out = Outgoing(embed=embed)
         if reply.kind == "export":
             out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=PGN_FILE)
-            out.embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
-                                     else self.t(reply.language, "discord.export.attached"))
+            embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
+                                 else self.t(reply.language, "discord.export.attached"))
         if reply.image is not None:
             out.file = discord.File(io.BytesIO(reply.image), filename=BOARD_FILE)
-            out.embed.set_image(url=f"attachment://{BOARD_FILE}")
+            embed.set_image(url=f"attachment://{BOARD_FILE}")
         if reply.game is not None:
-            out.embed.set_footer(text=self.footer(reply.language, reply.game))
+            embed.set_footer(text=self.footer(reply.language, reply.game))
         if reply.mentions:
             out.content = " ".join(f"<@{user.id}>" for user in reply.mentions if user.id.isdigit()) or None
-            out.allowed_mentions = discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()])
+            users = [discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()]
+            out.allowed_mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
         out.view = views.sendable(*self.controls(reply, choices))
         return out
 

@@ -21,8 +21,8 @@ keeps no per-message state (whose timeout would unregister the dynamic items).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -30,6 +30,7 @@ from makruk import SQUARE_NAMES
 
 if TYPE_CHECKING:
     from ...services.games import MoveChoice
+    from .door import Door
 
 # Commands a button may send, with its style; the service decides whether each is allowed now.
 BUTTON_STYLES = {
@@ -47,6 +48,9 @@ LOOK_COMMANDS = frozenset({"board", "flip"})  # answered to the presser only: no
 MAX_OPTIONS = 25  # Discord's limit for one select
 BUTTON_ROWS = (1, 2)  # row 0 holds the piece select
 
+# (piece, square, its moves) -> the option's label and description
+PieceLabel = Callable[[str, int, Sequence["MoveChoice"]], tuple[str, str]]
+
 BUTTON_ID = re.compile(rf"makruk:btn:(?P<command>{'|'.join(BUTTON_STYLES)})")
 PIECE_ID = re.compile(r"makruk:pick:piece")
 DEST_ID = re.compile(r"makruk:dest:(?P<square>[a-h][1-8])")
@@ -59,12 +63,13 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_ID
         self.command = command
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ActionButton:
-        return cls(match["command"], item.label or match["command"])
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(match["command"], label or match["command"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        door = interaction.client.door
+        door = _door(interaction)
         await door.guarded(interaction, door.press(interaction, self.command))
 
 
@@ -75,12 +80,12 @@ class PieceSelect(discord.ui.DynamicItem[discord.ui.Select], template=PIECE_ID):
                                            options=list(options)[:MAX_OPTIONS]), row=row)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PieceSelect:
-        return cls(item.options, item.placeholder)
+        return cls(*_select_options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        door = interaction.client.door
+        door = _door(interaction)
         await door.guarded(interaction, door.pick(interaction, self.item.values[0]))
 
 
@@ -92,16 +97,31 @@ class DestSelect(discord.ui.DynamicItem[discord.ui.Select], template=DEST_ID):
         self.square = square
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> DestSelect:
-        return cls(match["square"], item.options, item.placeholder)
+        return cls(match["square"], *_select_options(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        door = interaction.client.door
+        door = _door(interaction)
         await door.guarded(interaction, door.play(interaction, self.item.values[0]))
 
 
 DYNAMIC_ITEMS = (ActionButton, PieceSelect, DestSelect)
+
+
+def _door(interaction: discord.Interaction) -> Door:
+    from .client import MakrukBot  # the client imports this module
+
+    if not isinstance(interaction.client, MakrukBot):
+        raise TypeError(f"a Makruk component reached {type(interaction.client).__name__}, not the Makruk bot")
+    return interaction.client.door
+
+
+def _select_options(item: discord.ui.Item[Any]) -> tuple[list[discord.SelectOption], str | None]:
+    """The options and placeholder of a select Discord sent back."""
+    if isinstance(item, discord.ui.Select):
+        return item.options, item.placeholder
+    return [], None
 
 
 def sendable(*items: discord.ui.Item) -> discord.ui.View | None:
@@ -122,7 +142,7 @@ def action_buttons(actions: Sequence[tuple[str, str]]) -> list[ActionButton]:
             for i, (command, label) in enumerate(known[:5 * len(BUTTON_ROWS)])]
 
 
-def piece_select(choices: Sequence[MoveChoice], label, placeholder: str) -> PieceSelect | None:
+def piece_select(choices: Sequence[MoveChoice], label: PieceLabel, placeholder: str) -> PieceSelect | None:
     """The pieces that can move, one option per square; ``label(piece, square, moves)`` names one.
     A side has at most 16 pieces, so they always fit in one select."""
     by_square: dict[int, list[MoveChoice]] = {}
@@ -138,7 +158,8 @@ def piece_select(choices: Sequence[MoveChoice], label, placeholder: str) -> Piec
     return PieceSelect(options, placeholder[:150], row=0)
 
 
-def dest_select(square: str, choices: Sequence[MoveChoice], label, placeholder: str) -> DestSelect | None:
+def dest_select(square: str, choices: Sequence[MoveChoice], label: Callable[[MoveChoice], str],
+                placeholder: str) -> DestSelect | None:
     """Where the piece on ``square`` may go; ``label(choice)`` names a move. Values are UCI."""
     options = [discord.SelectOption(label=label(c)[:100], value=c.uci, description=c.uci)
                for c in choices if SQUARE_NAMES[c.from_square] == square]
