@@ -11,16 +11,16 @@ import asyncio
 import io
 import logging
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from makruk import Board, Move, thai_san
-from makruk import san as write_san
+from makruk import Board, CountEvent, Move
 from storage.records import Game
 
 from ..engines.base import MATE_VALUE, Analysis, Engine, EngineError, EnginePosition
 from ..messages import Reply
+from .notation import move_text
 from .presenter import Presenter
-from .replay import load_events
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,10 @@ async def hint(engine: Engine, present: Presenter, language: str, board: Board, 
     if analysis.best is None:
         return present.error(language, "engine_failed", private=False)
     move = Move.from_uci(analysis.best)
-    text = present.t(language, "hint.move", move=_notation(language, board, move),
+    text = present.t(language, "hint.move", move=move_text(language, board, move),
                      score=_judgement(present, language, analysis))
+    if shown.board is None:
+        return replace(shown, kind="hint", text=text + "\n" + shown.text)
     view = replace(shown.board, arrows=(analysis.best,))
     # The service draws the image again, now with the arrow.
     return replace(shown, kind="hint", text=text + "\n" + shown.text, image=None, board=view)
@@ -52,8 +54,8 @@ async def hint(engine: Engine, present: Presenter, language: str, board: Board, 
 
 async def review(engine: Engine, present: Presenter, language: str, game: Game, names: dict[str, str]) -> Reply:
     """The finished ``game`` analysed: an evaluation graph and its biggest mistakes."""
-    position = EnginePosition(game.start_fen, tuple(m.uci for m in game.moves), tuple(load_events(game.counting)),
-                              game.promotion, game.perpetual)
+    position = EnginePosition(game.start_fen, tuple(m.uci for m in game.moves),
+                              tuple(CountEvent.load_all(game.counting)), game.promotion, game.perpetual)
     try:
         analyses = await engine.analyse_game(position, seconds=REVIEW_SECONDS)
     except EngineError as error:
@@ -65,14 +67,16 @@ async def review(engine: Engine, present: Presenter, language: str, game: Game, 
     if mistakes:
         lines.append(present.t(language, "review.mistakes"))
         for m in mistakes:
+            assert m.best is not None  # a mistake is a move where the engine knew a better one
             lines.append(present.t(
-                language, "review.mistake", number=m.number, move=_notation(language, m.board, Move.from_uci(m.played)),
+                language, "review.mistake", number=m.number,
+                move=move_text(language, m.board, Move.from_uci(m.played)),
                 before=format_score(m.before_white), after=format_score(m.after_white),
-                best=_notation(language, m.board, Move.from_uci(m.best)),
+                best=move_text(language, m.board, Move.from_uci(m.best)),
             ))
     else:
         lines.append(present.t(language, "review.no_mistakes"))
-    values = [p.before_white for p in plies] + [plies[-1].after_white] if plies else [0]
+    values = [*(p.before_white for p in plies), plies[-1].after_white] if plies else [0]
     image = await asyncio.to_thread(draw_graph, values, [p.index for p in mistakes])
     return Reply(kind="review", text="\n".join(lines), language=language, image=image)
 
@@ -96,7 +100,7 @@ class PlyReview:
 def review_plies(position: EnginePosition, analyses: list[Analysis]) -> list[PlyReview]:
     """Each move with the values around it; ``analyses[i]`` is the position after ``i`` moves."""
     board = Board(position.start_fen, promotion=position.promotion, perpetual=position.perpetual)
-    events = {}
+    events: dict[int, list[str]] = {}
     for event in position.events:
         events.setdefault(event.ply, []).append(event.kind)
     plies = []
@@ -145,11 +149,7 @@ def _judgement(present: Presenter, language: str, analysis: Analysis) -> str:
     return present.t(language, "engine.score.cp", score=f"{(analysis.score_cp or 0) / 100:+.2f}")
 
 
-def _notation(language: str, board: Board, move: Move) -> str:
-    return thai_san(board, move) if language == "th" else write_san(board, move)
-
-
-def _apply(board: Board, kinds) -> None:
+def _apply(board: Board, kinds: Iterable[str]) -> None:
     for kind in kinds:
         if kind == "count":
             board.declare_count()
@@ -172,7 +172,7 @@ _COLOURS = {
 }
 
 
-def draw_graph(values: list[int], marks: list[int] = (), *, size: tuple[int, int] = GRAPH_SIZE) -> bytes:
+def draw_graph(values: list[int], marks: Sequence[int] = (), *, size: tuple[int, int] = GRAPH_SIZE) -> bytes:
     """A PNG area chart of White's advantage per position (``values[i]`` after ``i`` plies).
 
     The light area below the curve is White's share of the winning chances; ``marks`` are the
@@ -196,7 +196,7 @@ def draw_graph(values: list[int], marks: list[int] = (), *, size: tuple[int, int
     points = [point(i, v) for i, v in enumerate(values)]
     if len(points) == 1:
         points.append((left + plot_w, points[0][1]))
-    draw.polygon([(left, top + plot_h)] + points + [(points[-1][0], top + plot_h)], fill=_COLOURS["white_side"])
+    draw.polygon([(left, top + plot_h), *points, (points[-1][0], top + plot_h)], fill=_COLOURS["white_side"])
     zero = top + plot_h / 2
     for x in range(left, left + plot_w, 12 * _SCALE):
         draw.line([(x, zero), (min(x + 6 * _SCALE, left + plot_w), zero)], fill=_COLOURS["zero"], width=_SCALE)
@@ -204,8 +204,8 @@ def draw_graph(values: list[int], marks: list[int] = (), *, size: tuple[int, int
     radius = 5 * _SCALE
     for index in marks:
         if 0 <= index + 1 < len(values):
-            x, y = point(index + 1, values[index + 1])
-            draw.ellipse([x - radius, y - radius, x + radius, y + radius], outline=_COLOURS["mistake"],
+            cx, cy = point(index + 1, values[index + 1])
+            draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], outline=_COLOURS["mistake"],
                          width=2 * _SCALE, fill=_COLOURS["mistake"])
     try:
         font = ImageFont.load_default(size=11 * _SCALE)
@@ -214,11 +214,11 @@ def draw_graph(values: list[int], marks: list[int] = (), *, size: tuple[int, int
     moves = math.ceil(n / 2)
     step = max(5, math.ceil(moves / 10 / 5) * 5)
     for move in range(0, moves + 1, step):
-        x = left + plot_w * min(2 * move, n) / n
-        draw.line([(x, top + plot_h), (x, top + plot_h + 4 * _SCALE)], fill=_COLOURS["text"], width=_SCALE)
+        tick = left + plot_w * min(2 * move, n) / n
+        draw.line([(tick, top + plot_h), (tick, top + plot_h + 4 * _SCALE)], fill=_COLOURS["text"], width=_SCALE)
         if move:
-            draw.text((x, top + plot_h + 6 * _SCALE), str(move), fill=_COLOURS["text"], font=font, anchor="mt")
-    image = image.resize(size, Image.LANCZOS)
+            draw.text((tick, top + plot_h + 6 * _SCALE), str(move), fill=_COLOURS["text"], font=font, anchor="mt")
+    image = image.resize(size, Image.Resampling.LANCZOS)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

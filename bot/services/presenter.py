@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
-from makruk import SQUARE_NAMES, Board, Move, thai_san
-from makruk import san as write_san
-from storage.records import ChannelSettings, Game
+from makruk import SQUARE_NAMES, Board, Move
+from storage.records import ChannelSettings, Color, Game, Player
 
 from ..i18n import Catalog
 from ..messages import Action, BoardView, GameView, Reply, User
+from .notation import move_text
 
 log = logging.getLogger(__name__)
 
@@ -19,10 +20,12 @@ HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", 
 # Shown in help after the game's commands; the Discord door has slash commands for these too.
 MORE_HELP = ("hint", "review", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe")
 IMAGE_SIZE = 800
+RESULT_KEYS = {"1-0": "result.white", "0-1": "result.black", "1/2-1/2": "result.draw"}
+Render = Callable[[BoardView], "bytes | None"]  # draws a board picture (None: replies carry no image)
 
 
 class Presenter:
-    def __init__(self, catalog: Catalog, render=None) -> None:
+    def __init__(self, catalog: Catalog, render: Render | None = None) -> None:
         self.catalog = catalog
         self._render = render
 
@@ -52,17 +55,19 @@ class Presenter:
     def when(self, language: str, moment: datetime | None) -> str:
         return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "-"
 
-    async def challenge(self, language: str, game: Game, names: dict[str, str], opponent) -> Reply:
-        challenger = names["w"] if game.white is not None and game.white.player_id == game.created_by else names["b"]
-        colour = self.t(language, "colour.w" if game.white is not None and game.white.player_id == game.created_by else "colour.b")
+    async def challenge(self, language: str, game: Game, names: dict[str, str], opponent: Player | None) -> Reply:
+        side = "w" if game.white is not None and game.white.player_id == game.created_by else "b"
+        challenger, colour = names[side], self.t(language, f"colour.{side}")
         if opponent is not None:
-            text = self.t(language, "challenge.to", challenger=challenger, opponent=opponent.display_name, colour=colour)
+            text = self.t(language, "challenge.to", challenger=challenger, opponent=opponent.display_name,
+                          colour=colour)
         else:
             text = self.t(language, "challenge.open", challenger=challenger, colour=colour)
         text += "\n" + self.t(language, "challenge.rules", promotion=self.t(language, f"promotion.{game.promotion}"),
                               perpetual=self.t(language, f"perpetual.{game.perpetual}"),
                               time=_duration(game.move_seconds))
-        actions = (Action("accept", self.t(language, "action.accept")), Action("decline", self.t(language, "action.decline")))
+        actions = (Action("accept", self.t(language, "action.accept")),
+                   Action("decline", self.t(language, "action.decline")))
         view = GameView(game.id, game.start_fen, "w", 0, None, None, names["w"], names["b"], status="challenge")
         return Reply(kind="challenge", text=text, language=language, actions=actions, game=view)
 
@@ -72,11 +77,11 @@ class Presenter:
              last: Move | None, flip: bool, settings: ChannelSettings, actor: User,
              selected: int | None = None) -> Reply:
         lines = []
-        to_move = "w" if board.turn else "b"
+        to_move: Color = "w" if board.turn else "b"
         mover = "b" if board.turn else "w"
         if event == "moved" and last is not None:
             board.pop()
-            notation = thai_san(board, last) if language == "th" else write_san(board, last)
+            notation = move_text(language, board, last)
             board.push(last)
             lines.append(self.t(language, "game.moved", name=names[mover], move=notation))
         elif event == "selected":
@@ -113,7 +118,8 @@ class Presenter:
                 return ""
             side = "w" if count.side else "b"
             other = "b" if count.side else "w"
-            return self.t(language, f"count.declared.{count.kind}", name=names[side], other=names[other], limit=count.limit)
+            return self.t(language, f"count.declared.{count.kind}", name=names[side], other=names[other],
+                          limit=count.limit)
         if event == "count_stopped":
             return self.t(language, "count.stopped", name=actor.name)
         if event == "draw_offered":
@@ -124,7 +130,7 @@ class Presenter:
 
     def _status(self, language: str, game: Game, board: Board, names: dict[str, str]) -> str:
         if game.status == "finished":
-            result = {"1-0": "result.white", "0-1": "result.black", "1/2-1/2": "result.draw"}[game.result]
+            result = RESULT_KEYS[game.result or "1/2-1/2"]
             return self.t(language, result, white=names["w"], black=names["b"]) + " " + \
                 self.t(language, f"reason.{game.reason}")
         to_move = "w" if board.turn else "b"

@@ -27,11 +27,7 @@ from makruk import (
     IllegalMoveError,
     InvalidMoveError,
     Move,
-    square_name,
-    square_thai,
-    thai_san,
 )
-from makruk import san as write_san
 from storage import PuzzleAlreadyPosted
 from storage.records import Player, Puzzle, PuzzlePost, Subscription
 
@@ -39,7 +35,8 @@ from ..clock import Clock, SystemClock
 from ..config import Settings
 from ..i18n import Catalog
 from ..messages import Action, BoardView, Incoming, Notice, Reply
-from .games import Refusal
+from .errors import Refusal
+from .notation import move_text, square_text
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +114,7 @@ class PuzzleService:
         except InvalidMoveError:
             return None
         except AmbiguousMoveError as error:
-            names = ", ".join(_notation(language, board, m) for m in error.candidates)
+            names = ", ".join(move_text(language, board, m) for m in error.candidates)
             raise Refusal("ambiguous", text=text[:20], candidates=names) from None
         except IllegalMoveError as error:
             raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
@@ -197,7 +194,7 @@ class PuzzleService:
         first = Move.from_uci(puzzle.solution[0])
         example = next(m for m in board.legal_moves() if m != first)  # any move but the answer
         lines = [title, self._caption(language, puzzle, board),
-                 self.t(language, "puzzle.how", example=_notation(language, board, example))]
+                 self.t(language, "puzzle.how", example=move_text(language, board, example))]
         for post in reveal:
             earlier = await self._puzzle(post.puzzle_id)
             lines.append(self.t(language, "puzzle.previous", line=solution_text(language, earlier)))
@@ -221,7 +218,7 @@ class PuzzleService:
                    ply: int, board: Board, move: Move) -> list[Reply]:
         expected = Move.from_uci(puzzle.solution[ply])
         last = ply == len(puzzle.solution) - 1
-        notation = _notation(language, board, move)
+        notation = move_text(language, board, move)
         board.push(move)
         right = move == expected or (last and is_mate_puzzle(puzzle) and board.is_checkmate())
         if not right:
@@ -239,7 +236,7 @@ class PuzzleService:
                 text += "\n" + self.t(language, "puzzle.solved.extra")
             return [await self._card(language, puzzle, board, text, kind="puzzle_solved", last=move, solved=True)]
         reply = Move.from_uci(puzzle.solution[ply + 1])
-        reply_notation = _notation(language, board, reply)
+        reply_notation = move_text(language, board, reply)
         board.push(reply)
         await self.storage.save_progress(post.id, player.id, ply + 2)
         text = self.t(language, "puzzle.right", name=msg.user.name, move=notation, reply=reply_notation)
@@ -253,8 +250,9 @@ class PuzzleService:
         ply, board = await self._position(post, puzzle, player)
         move = Move.from_uci(puzzle.solution[ply])
         piece = board.piece_at(move.from_square)
+        assert piece is not None  # the solution's move starts on a piece
         name = self.t(language, f"puzzle.piece.{piece.kind.name.lower()}")
-        text = self.t(language, "puzzle.hint", piece=name, square=_square(language, move.from_square))
+        text = self.t(language, "puzzle.hint", piece=name, square=square_text(language, move.from_square))
         return [Reply(kind="puzzle_hint", text=text, language=language, private=True)]
 
     async def _cmd_giveup(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
@@ -365,10 +363,7 @@ class PuzzleService:
 
     async def _card(self, language: str, puzzle: Puzzle, board: Board, text: str, *, kind: str,
                     last: Move | None = None, solved: bool = False) -> Reply:
-        if solved:
-            caption = self.t(language, "puzzle.caption.solved")
-        else:
-            caption = self._caption(language, puzzle, board)
+        caption = self.t(language, "puzzle.caption.solved") if solved else self._caption(language, puzzle, board)
         view = BoardView(
             fen=board.fen(),
             flip=not Board(puzzle.fen).turn,  # always from the solver's side
@@ -404,7 +399,7 @@ def solution_text(language: str, puzzle: Puzzle) -> str:
         move = Move.from_uci(uci)
         if board.turn or i == 0:
             parts.append(f"{board.fullmove_number}." if board.turn else f"{board.fullmove_number}...")
-        parts.append(_notation(language, board, move))
+        parts.append(move_text(language, board, move))
         board.push(move)
     return " ".join(parts)
 
@@ -436,10 +431,4 @@ def _zones() -> dict[str, str]:
     return {name.casefold(): name for name in available_timezones()}
 
 
-def _notation(language: str, board: Board, move: Move) -> str:
-    return thai_san(board, move) if language == "th" else write_san(board, move)
-
-
-def _square(language: str, square: int) -> str:
-    return square_thai(square) if language == "th" else square_name(square)
 

@@ -1,0 +1,21 @@
+"""The errors of the services: what refuses a message, with a code the catalogues translate."""
+
+from __future__ import annotations
+
+
+class Refusal(Exception):
+    """A message is refused: nothing changes, the actor gets a short localized reason.
+
+    ``code`` names the reason (``error.<code>`` in the catalogues; ``illegal.<why>`` for the
+    rules core's reasons); ``private`` replies are shown only to the person who acted; the
+    ``fields`` fill the message's ``{named}`` places.
+
+    >>> Refusal("not_your_turn").code
+    'not_your_turn'
+    """
+
+    def __init__(self, code: str, *, private: bool = True, **fields: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.private = private
+        self.fields = fields

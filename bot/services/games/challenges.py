@@ -1,0 +1,147 @@
+"""Starting games: ``new`` (a challenge to someone, to anyone, or a game against the bot),
+``accept`` and ``decline`` of a challenge. Answers to draw and takeback offers are in offers.py."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from makruk import Board
+from storage import ChannelBusy
+from storage.records import Color, Game, GameChanges, NewGame, Player, Seat
+
+from ...messages import Reply
+from ..errors import Refusal
+from . import offers
+from .clock import turn_times
+from .moves import engine_turns
+from .options import ChallengeOptions, parse_challenge_options
+from .registry import CommandGroup
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .table import Table
+
+commands = CommandGroup("challenges")
+
+
+@commands.command("new")
+async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    options = parse_challenge_options(table.catalog, ctx.msg, args)
+    if ctx.game is not None:
+        raise Refusal("channel_busy", private=False)
+    me = await table.player(ctx)
+    if options.vs_bot:
+        return await _start_bot_game(table, ctx, me, options)
+    opponent = None
+    if options.opponent is not None:
+        if options.opponent.id == ctx.msg.user.id:
+            raise Refusal("challenge_self")
+        opponent = await table.player(ctx, options.opponent)
+    color = _color(table, options)
+    mine, theirs = Seat.human(me.id), Seat.human(opponent.id) if opponent else None
+    game = await _create(table, NewGame(
+        platform=ctx.msg.platform,
+        channel=ctx.msg.channel,
+        community=ctx.msg.community or ctx.msg.channel,
+        white=mine if color == "w" else theirs,
+        black=theirs if color == "w" else mine,
+        start_fen=Board.starting_fen,
+        promotion=options.promotion or ctx.settings.promotion or "forced",
+        perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
+        move_seconds=_move_seconds(table, ctx, options),
+        rated=options.rated,
+        created_by=me.id,
+        status="challenge",
+        deadline=table.clock.now() + _challenge_time(table),
+    ))
+    players = {me.id: me, **({opponent.id: opponent} if opponent else {})}
+    return [await table.present.challenge(ctx.language, game, table.names(game, players), opponent)]
+
+
+async def _start_bot_game(table: Table, ctx: Context, me: Player, options: ChallengeOptions) -> list[Reply]:
+    level = options.level or 1
+    color = _color(table, options)
+    seconds = _move_seconds(table, ctx, options)
+    deadline, remind_at = turn_times(table.clock.now(), seconds)
+    game = await _create(table, NewGame(
+        platform=ctx.msg.platform,
+        channel=ctx.msg.channel,
+        community=ctx.msg.community or ctx.msg.channel,
+        white=Seat.human(me.id) if color == "w" else Seat.engine(level),
+        black=Seat.engine(level) if color == "w" else Seat.human(me.id),
+        start_fen=Board.starting_fen,
+        promotion=options.promotion or ctx.settings.promotion or "forced",
+        perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
+        move_seconds=seconds,
+        rated=True,  # against the level's fixed rating (see ratings.py)
+        created_by=me.id,
+        status="active",
+        deadline=deadline,
+        remind_at=remind_at,
+    ))
+    board = table.board(game)
+    replies = [await table.game_reply(ctx, game, board, "game_started")]
+    replies += await engine_turns(table, ctx, game, board)
+    return replies
+
+
+@commands.command("accept")
+async def accept(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game = ctx.require_game()
+    if game.status == "active":
+        return await offers.accept_offer(table, ctx)
+    me = await table.player(ctx)
+    if game.created_by == me.id:
+        raise Refusal("own_challenge")
+    invited = [s for s in (game.white, game.black) if s is not None and s.player_id != game.created_by]
+    if invited and invited[0].player_id != me.id:
+        raise Refusal("not_invited")
+    seat = Seat.human(me.id)
+    deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
+    changes = GameChanges(
+        white=game.white if game.white is not None else seat,
+        black=game.black if game.black is not None else seat,
+        status="active",
+        deadline=deadline,
+        remind_at=remind_at,
+    )
+    game = await table.storage.update_game(game.id, game.version, changes)
+    return [await table.game_reply(ctx, game, table.board(game), "game_started")]
+
+
+@commands.command("decline")
+async def decline(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game = ctx.require_game()
+    if game.status == "active":
+        return await offers.decline_offer(table, ctx)
+    me = await table.player(ctx)
+    invited = [s.player_id for s in (game.white, game.black) if s is not None and s.player_id != game.created_by]
+    if me.id != game.created_by and invited and me.id not in invited:
+        raise Refusal("not_invited")
+    if me.id != game.created_by and not invited:
+        raise Refusal("not_invited")  # anyone may accept an open challenge; only its author withdraws it
+    reason = "withdrawn" if me.id == game.created_by else "declined"
+    await table.storage.update_game(game.id, game.version, GameChanges(status="aborted", reason=reason, deadline=None))
+    return [table.present.info(ctx.language, f"challenge.{reason}", name=ctx.msg.user.name)]
+
+
+async def _create(table: Table, new: NewGame) -> Game:
+    try:
+        return await table.storage.create_game(new)
+    except ChannelBusy:
+        raise Refusal("channel_busy", private=False) from None
+
+
+def _color(table: Table, options: ChallengeOptions) -> Color:
+    if options.color == "random":
+        return "w" if table.random.choice("wb") == "w" else "b"
+    return options.color or "w"
+
+
+def _move_seconds(table: Table, ctx: Context, options: ChallengeOptions) -> int:
+    return options.move_seconds or ctx.settings.move_seconds or table.settings.move_seconds
+
+
+def _challenge_time(table: Table) -> timedelta:
+    return timedelta(seconds=table.settings.challenge_seconds)

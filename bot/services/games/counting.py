@@ -1,0 +1,63 @@
+"""Counting, Makruk's endgame draw rules: ``count`` declares it when the rules allow, ``stopcount``
+stops it. The declarations are stored as events with their ply, so a replay restores the count."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from makruk import Board, CountEvent
+from storage.records import Game, GameChanges
+
+from ...messages import Reply
+from ..errors import Refusal
+from .registry import CommandGroup
+from .table import side_to_move
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .table import Table
+
+commands = CommandGroup("counting")
+
+
+@commands.command("count")
+async def count(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game, board = ctx.require_active()
+    color = await table.my_color(ctx, game)
+    if side_to_move(board) != color:
+        raise Refusal("not_your_turn")
+    if board.is_game_over():
+        raise Refusal("game_over")
+    if board.can_declare_count() is None:
+        raise Refusal("count_not_allowed")
+    game, board = await declare(table, game, board)
+    return [await table.game_reply(ctx, game, board, "count_declared")]
+
+
+async def declare(table: Table, game: Game, board: Board) -> tuple[Game, Board]:
+    """The side to move declares the count it may declare (the bot's turns use this too)."""
+    board.declare_count()
+    events = [*CountEvent.load_all(game.counting), CountEvent(board.ply, "count")]
+    changes = GameChanges(counting=CountEvent.dump_all(events))
+    outcome = board.outcome()
+    if outcome is not None:  # a limit of zero or less draws at once
+        changes = replace(changes, status="finished", result=outcome.result, reason=outcome.reason,
+                          deadline=None, remind_at=None)
+    game = await table.storage.update_game(game.id, game.version, changes)
+    table.remember(game, board)
+    return game, board
+
+
+@commands.command("stopcount")
+async def stopcount(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game, board = ctx.require_active()
+    color = await table.my_color(ctx, game)
+    if side_to_move(board) != color or not board.can_stop_count():
+        raise Refusal("stopcount_not_allowed")
+    board.stop_count()
+    events = [*CountEvent.load_all(game.counting), CountEvent(board.ply, "stopcount")]
+    game = await table.storage.update_game(game.id, game.version,
+                                           GameChanges(counting=CountEvent.dump_all(events)))
+    table.remember(game, board)
+    return [await table.game_reply(ctx, game, board, "count_stopped")]

@@ -1,0 +1,185 @@
+"""Moves and the board: ``move`` (and a bare move), ``select`` for tap-to-move, the bot's answer,
+and looking at the game: ``board``, ``flip``, ``history``, ``export``."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, MakrukError, Move, read_square
+from storage.records import Color, Game, GameChanges, NewMove, RatingUpdate
+
+from ...messages import Reply
+from ...pgn import export_pgn
+from ..errors import Refusal
+from ..notation import move_text
+from .clock import turn_times
+from .counting import declare
+from .ratings import rating_updates
+from .registry import CommandGroup
+from .table import other, side_to_move
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .table import Table
+
+log = logging.getLogger(__name__)
+commands = CommandGroup("moves")
+
+
+@commands.command("move")
+async def move(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    if not args:
+        raise Refusal("move_missing")
+    text = " ".join(args)
+    if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
+        answered = await table.puzzles.answer(ctx.msg, ctx.language, text)  # the chat's open puzzle
+        if answered is not None:
+            return answered
+    game, board = ctx.require_active()
+    color = await table.my_color(ctx, game)
+    if side_to_move(board) != color:
+        raise Refusal("not_your_turn")
+    chosen = parse_move(ctx, board, text)
+    game, board, replies = await apply_move(table, ctx, game, board, chosen, color)
+    return replies + await engine_turns(table, ctx, game, board)
+
+
+def parse_move(ctx: Context, board: Board, text: str) -> Move:
+    """The legal move ``text`` names, in any notation; refused with the rules core's reason."""
+    if board.is_game_over():
+        raise Refusal("game_over")
+    try:
+        return board.parse_move(text)
+    except AmbiguousMoveError as error:
+        names = ", ".join(move_text(ctx.language, board, m) for m in error.candidates)
+        raise Refusal("ambiguous", text=text[:20], candidates=names) from None
+    except IllegalMoveError as error:
+        raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
+    except InvalidMoveError:
+        raise Refusal("not_a_move", text=text[:20]) from None
+
+
+def looks_like_move(board: Board | None, text: str) -> bool:
+    """Whether ``text`` is written as a move (legal or not) rather than as chatter."""
+    try:
+        (board or Board()).parse_move(text)
+    except InvalidMoveError:
+        return False
+    except MakrukError:
+        return True
+    return True
+
+
+async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chosen: Move,
+                     color: Color) -> tuple[Game, Board, list[Reply]]:
+    """Plays a legal move and stores it (with the game's end, when it ends the game)."""
+    san = board.san(chosen)
+    board.push(chosen)
+    outcome = board.outcome()
+    deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
+    changes = GameChanges(deadline=deadline, remind_at=remind_at, reminded=False, takeback_offer=None)
+    if game.draw_offer == other(color):
+        changes = replace(changes, draw_offer=None)  # a move instead of accepting declines the offer
+    updates: list[RatingUpdate] = []
+    if outcome is not None:
+        changes = replace(changes, status="finished", result=outcome.result, reason=outcome.reason,
+                          deadline=None, remind_at=None, draw_offer=None)
+        updates = await rating_updates(table.storage, game, outcome.result)
+    game = await table.storage.append_move(game.id, game.version, NewMove(chosen.uci(), san, color), changes,
+                                           ratings=updates)
+    table.remember(game, board)
+    return game, board, [await table.game_reply(ctx, game, board, "moved", last=chosen)]
+
+
+async def engine_turns(table: Table, ctx: Context, game: Game, board: Board) -> list[Reply]:
+    """The engine answers while it is its turn (at most once: then it is a person's turn)."""
+    replies: list[Reply] = []
+    while game.status == "active":
+        color = side_to_move(board)
+        seat = game.seat(color)
+        if seat is None or seat.engine_level is None:
+            break
+        if board.can_declare_count() and await table.engine.wants_count(table.position(game)):
+            game, board = await declare(table, game, board)
+            replies.append(await table.game_reply(ctx, game, board, "count_declared"))
+            if game.status != "active":
+                break
+        uci = await table.engine.best_move(table.position(game), level=seat.engine_level)
+        answer = Move.from_uci(uci)
+        if answer not in board.legal_moves():
+            log.error("engine %s answered an illegal move %s in %s", table.engine.name, uci, board.fen())
+            raise Refusal("engine_failed", private=False)
+        game, board, more = await apply_move(table, ctx, game, board, answer, color)
+        replies += more
+    return replies
+
+
+@commands.command("select")
+async def select(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    """Tap-to-move, first step: the player picks a piece; the reply marks where it may go."""
+    game, board = ctx.require_active()
+    color = await table.my_color(ctx, game)
+    if side_to_move(board) != color:
+        raise Refusal("not_your_turn")
+    square = read_square(args[0]) if len(args) == 1 else None
+    if square is None:
+        raise Refusal("bad_square")
+    if not any(m.from_square == square for m in board.legal_moves()):
+        raise Refusal("cannot_select")
+    return [await table.game_reply(ctx, game, board, "selected", selected=square)]
+
+
+@commands.command("board")
+async def show_board(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game, board = ctx.require_active()
+    return [await table.game_reply(ctx, game, board, "board")]
+
+
+@commands.command("flip")
+async def flip(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game, board = ctx.require_active()
+    return [await table.game_reply(ctx, game, board, "board", flip=True)]
+
+
+@commands.command("history")
+async def history(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game = await _game_for_record(table, ctx)
+    language = ctx.language
+    if args:
+        word = table.catalog.word_for(args[0])
+        if word not in ("thai", "san"):
+            raise Refusal("bad_option", option=args[0][:20])
+        language = "th" if word == "thai" else "en"
+    board = Board(game.start_fen, promotion=game.promotion, perpetual=game.perpetual)
+    parts = []
+    for i, record in enumerate(game.moves):
+        played = Move.from_uci(record.uci)
+        if board.turn or i == 0:
+            parts.append(f"{board.fullmove_number}." if board.turn else f"{board.fullmove_number}...")
+        parts.append(move_text(language, board, played))
+        board.push(played)
+    moves = " ".join(parts) if parts else table.catalog.text(ctx.language, "history.empty")
+    return [table.present.info(ctx.language, "history", moves=moves, kind="history")]
+
+
+@commands.command("export")
+async def export(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    game = await _game_for_record(table, ctx)
+    names = table.names(game, await table.players_of(game))
+    pgn = export_pgn(
+        start_fen=game.start_fen, moves=[m.uci for m in game.moves], white=names["w"], black=names["b"],
+        result=game.result, date=game.created, promotion=game.promotion,
+    )
+    return [Reply(kind="export", text=pgn, language=ctx.language)]
+
+
+async def _game_for_record(table: Table, ctx: Context) -> Game:
+    """The game being played, else the channel's last game that started."""
+    if ctx.game is not None and ctx.game.status == "active":
+        return ctx.game
+    last = await table.storage.last_game(ctx.msg.platform, ctx.msg.channel)
+    if last is None or last.status == "challenge":
+        raise Refusal("no_game")
+    return last

@@ -1,0 +1,32 @@
+"""Puzzle commands typed in a channel: ../puzzles.py decides; these only route to it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...messages import Reply
+from ..errors import Refusal
+from .registry import CommandGroup
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .table import Table
+
+commands = CommandGroup("puzzles")
+PUZZLE_COMMANDS = ("puzzle", "giveup", "subscribe", "unsubscribe", "puzzletop", "streak")
+
+
+async def puzzle_command(table: Table, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
+    if table.puzzles is None:
+        raise Refusal("unknown_command")
+    return await table.puzzles.command(ctx.msg, ctx.language, name, args)
+
+
+def _route(name: str) -> None:
+    @commands.command(name)
+    async def route(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+        return await puzzle_command(table, ctx, name, args)
+
+
+for _name in PUZZLE_COMMANDS:
+    _route(_name)

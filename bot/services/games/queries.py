@@ -1,0 +1,70 @@
+"""What the doors ask without sending a message: the channel's game as replies describe it, and
+the legal moves for autocomplete and tap-to-move menus. Read-only: playing goes through ``handle``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...messages import GameView, Platform, User
+from .table import side_to_move
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """One legal move, in every notation, with its squares (0 = a1 .. 63 = h8)."""
+
+    uci: str
+    san: str
+    thai: str
+    from_square: int
+    to_square: int
+    piece: str  # "khun", "met", "khon", "ma", "rua", "bia", "bia_ngai"
+
+
+async def channel_game(table: Table, platform: Platform, channel: str) -> GameView | None:
+    """The channel's current game, or its last finished one, as replies describe games."""
+    game = await table.storage.active_game(platform, channel)
+    if game is None:
+        game = await table.storage.last_game(platform, channel)
+    if game is None:
+        return None
+    board = table.board(game)
+    names = table.names(game, await table.players_of(game))
+    return GameView(game.id, board.fen(), side_to_move(board), board.ply, game.result, game.reason,
+                    names["w"], names["b"], status=game.status)
+
+
+async def move_choices(table: Table, platform: Platform, channel: str, user: User) -> list[MoveChoice]:
+    """The legal moves ``user`` may play now in the channel's game (empty when none)."""
+    game = await table.storage.active_game(platform, channel)
+    if game is None or game.status != "active":
+        return []
+    player = await table.storage.find_player(platform, user.id)
+    board = table.board(game)
+    seat = game.seat(side_to_move(board))
+    if player is None or seat is None or seat.player_id != player.id or board.is_game_over():
+        return []
+    choices = []
+    for m in board.legal_moves():
+        piece = board.piece_at(m.from_square)
+        assert piece is not None  # a legal move starts on a piece
+        choices.append(MoveChoice(m.uci(), board.san(m), board.thai_san(m), m.from_square, m.to_square,
+                                  piece.kind.name.lower()))
+    return choices
+
+
+async def turn_choices(table: Table, platform: Platform, channel: str) -> list[MoveChoice]:
+    """The legal moves of whoever is to move in the channel's game, when a person is (empty
+    otherwise): what a tap-to-move menu shown to everyone offers."""
+    game = await table.storage.active_game(platform, channel)
+    if game is None or game.status != "active":
+        return []
+    seat = game.seat(side_to_move(table.board(game)))
+    if seat is None or seat.player_id is None:
+        return []
+    player = await table.storage.get_player(seat.player_id)
+    return await move_choices(table, platform, channel, User(player.user_id, player.display_name))

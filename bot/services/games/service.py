@@ -1,0 +1,162 @@
+"""The game service: chat commands in, localized replies out; one game per channel.
+
+Adapters give it ``Incoming`` messages and show the ``Reply`` values it returns. It decides
+everything (who may do what, the rules, the clock, ratings); storage keeps it durable.
+Two messages for one channel are handled one after the other (a lock per channel in this
+process, a compare-and-set on the game's version across processes).
+
+Each command is answered by one module of this package, found through the registry below:
+challenges.py (new, accept, decline), moves.py (move, select, board, flip, history, export),
+offers.py (resign, draw, undo), counting.py, ratings.py (rating, top), advice.py (hint,
+review), channel.py (lang, help), puzzle_routes.py; clock.py runs the deadlines.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from storage import Storage, VersionConflict
+
+from ...clock import Clock, SystemClock
+from ...commands import Command, parse_command
+from ...config import Settings
+from ...engines import Engine, RandomMover
+from ...i18n import Catalog
+from ...messages import MAX_MESSAGE_LENGTH, GameView, Incoming, Notice, Platform, Reply, User
+from ..errors import Refusal
+from ..presenter import Presenter, Render
+from ..puzzles import PuzzleService
+from . import advice, challenges, channel, clock, counting, moves, offers, puzzle_routes, queries, ratings
+from .context import Context
+from .queries import MoveChoice
+from .registry import Registry
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+COMMANDS = Registry(
+    challenges.commands, moves.commands, offers.commands, counting.commands, ratings.commands,
+    advice.commands, channel.commands, puzzle_routes.commands,
+)
+
+
+class GameService:
+    def __init__(
+        self,
+        storage: Storage,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        engine: Engine | None = None,
+        catalog: Catalog | None = None,
+        render: Render | None = None,
+        rng: random.Random | None = None,
+        puzzles: PuzzleService | None = None,
+    ) -> None:
+        catalog = catalog or Catalog.load()
+        self.table = Table(
+            storage, settings, clock=clock or SystemClock(), engine=engine or RandomMover(), catalog=catalog,
+            present=Presenter(catalog, render), rng=rng or random.Random(), puzzles=puzzles,
+        )
+
+    @property
+    def storage(self) -> Storage:
+        return self.table.storage
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.table.catalog
+
+    @property
+    def clock(self) -> Clock:
+        return self.table.clock
+
+    @property
+    def puzzles(self) -> PuzzleService | None:
+        return self.table.puzzles
+
+    # --- the entry point --------------------------------------------------------------
+
+    async def handle(self, msg: Incoming) -> list[Reply]:
+        """Everything the bot answers to one message. Never raises for bad input."""
+        table = self.table
+        async with table.lock(msg.platform, msg.channel):
+            try:
+                return await self._handle(msg)
+            except Refusal as refusal:
+                if not msg.addressed and not await table.plays_here(msg):
+                    return []  # chatter that merely looks like a command: no answer to the group
+                language = await self._language_safely(msg)
+                return [table.present.error(language, refusal.code, private=refusal.private, **refusal.fields)]
+            except VersionConflict:
+                return [table.present.error(await self._language_safely(msg), "conflict")]
+            except Exception:
+                log.exception("could not handle a message in %s/%s", msg.platform, msg.channel)
+                return [table.present.error(await self._language_safely(msg), "internal")]
+
+    async def _handle(self, msg: Incoming) -> list[Reply]:
+        if len(msg.text) > MAX_MESSAGE_LENGTH:
+            if not msg.addressed:
+                return []
+            raise Refusal("too_long", limit=MAX_MESSAGE_LENGTH)
+        command = parse_command(msg.text, self.table.catalog)
+        if command is None:
+            return []
+        ctx = await self._context(msg)
+        if command.bare_move:
+            return await self._bare_text(ctx, command)
+        entry = COMMANDS.find(command.name)
+        if entry is None:
+            raise Refusal("unknown_command")
+        return await entry.handler(self.table, ctx, command.args)
+
+    async def _context(self, msg: Incoming) -> Context:
+        storage = self.table.storage
+        settings = await storage.get_channel_settings(msg.platform, msg.channel)
+        ctx = Context(msg, self.table.language(msg, settings), settings)
+        ctx.game = await storage.active_game(msg.platform, msg.channel)
+        if ctx.game is not None:
+            ctx.board = self.table.board(ctx.game)
+        return ctx
+
+    async def _bare_text(self, ctx: Context, command: Command) -> list[Reply]:
+        """Text that is no command word: an answer to the chat's puzzle, a move, or chatter."""
+        text = command.args[0]
+        table = self.table
+        if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
+            answered = await table.puzzles.answer(ctx.msg, ctx.language, text)
+            if answered is not None:
+                return answered
+        if ctx.game is not None and ctx.game.status == "active" and moves.looks_like_move(ctx.board, text):
+            return await moves.move(table, ctx, command.args)
+        if not (ctx.msg.addressed or command.prefixed):
+            return []  # ordinary chatter in a group
+        if ctx.game is None and moves.looks_like_move(ctx.board, text):
+            raise Refusal("no_game")
+        raise Refusal("unknown_command")
+
+    async def _language_safely(self, msg: Incoming) -> str:
+        try:
+            settings = await self.table.storage.get_channel_settings(msg.platform, msg.channel)
+            return self.table.language(msg, settings)
+        except Exception:
+            return self.table.settings.language
+
+    # --- for the doors and the scheduler ----------------------------------------------
+
+    async def tick(self, platform: Platform | None = None) -> list[Notice]:
+        """Expires challenges, sends reminders, ends games lost on time (see clock.py)."""
+        return await clock.tick(self.table, platform)
+
+    async def channel_game(self, platform: Platform, channel: str) -> GameView | None:
+        return await queries.channel_game(self.table, platform, channel)
+
+    async def move_choices(self, platform: Platform, channel: str, user: User) -> list[MoveChoice]:
+        return await queries.move_choices(self.table, platform, channel, user)
+
+    async def turn_choices(self, platform: Platform, channel: str) -> list[MoveChoice]:
+        return await queries.turn_choices(self.table, platform, channel)
+
+    async def with_image(self, reply: Reply) -> Reply:
+        return await self.table.with_image(reply)

@@ -1,0 +1,193 @@
+"""The table every command works at: storage, the clock, the engine, the presenter, and the
+steps the commands share (the board of a game, the players' names, a game's reply, its end)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import weakref
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+
+from makruk import Board, CountEvent, Move
+from storage import NotFound, Storage, StorageError
+from storage.records import ChannelSettings, Color, Game, GameChanges, Player, Result
+
+from ...clock import Clock
+from ...config import Settings
+from ...engines import Engine, EnginePosition
+from ...i18n import Catalog, normalize_language
+from ...messages import Incoming, Platform, Reply, User
+from ..errors import Refusal
+from ..presenter import Presenter
+from ..puzzles import PuzzleService
+from .context import Context
+from .ratings import rating_updates
+
+COLORS: tuple[Color, Color] = ("w", "b")
+BOARDS_KEPT = 1024  # boards of open games kept between messages (each is replayed on a miss)
+
+
+class Table:
+    def __init__(self, storage: Storage, settings: Settings, *, clock: Clock, engine: Engine, catalog: Catalog,
+                 present: Presenter, rng: random.Random, puzzles: PuzzleService | None) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.clock = clock
+        self.engine = engine
+        self.catalog = catalog
+        self.present = present
+        self.random = rng
+        self.puzzles = puzzles
+        self._boards: OrderedDict[int, tuple[int, Board]] = OrderedDict()  # game id -> (version, board)
+        # One lock per channel while anyone waits on it; unused locks go away with their last user.
+        self._locks: weakref.WeakValueDictionary[tuple[Platform, str], asyncio.Lock] = weakref.WeakValueDictionary()
+        self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+
+    # --- channels ---------------------------------------------------------------------
+
+    def lock(self, platform: Platform, channel: str) -> asyncio.Lock:
+        """The lock that puts one channel's messages (and clock events) one after the other."""
+        lock = self._locks.get((platform, channel))
+        if lock is None:
+            lock = self._locks[(platform, channel)] = asyncio.Lock()
+        return lock
+
+    def language(self, msg: Incoming, settings: ChannelSettings) -> str:
+        """The channel's language, else the sender's client language, else the platform's default."""
+        if settings.language:
+            return settings.language
+        return normalize_language(msg.locale) or self.default_language(msg.platform)
+
+    def default_language(self, platform: Platform) -> str:
+        return self.settings.line_language if platform == "line" else self.settings.language
+
+    async def channel_language(self, game: Game) -> str:
+        settings = await self.storage.get_channel_settings(game.platform, game.channel)
+        return settings.language or self.default_language(game.platform)
+
+    # --- boards -----------------------------------------------------------------------
+
+    def board(self, game: Game) -> Board:
+        """The game's board now (a copy: the caller may play on it)."""
+        cached = self._boards.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            self._boards.move_to_end(game.id)
+            return cached[1].copy()
+        board = Board(game.start_fen, promotion=game.promotion, perpetual=game.perpetual)
+        board.replay([m.uci for m in game.moves], CountEvent.load_all(game.counting), trusted=True)
+        self.remember(game, board)
+        return board.copy()
+
+    def remember(self, game: Game, board: Board) -> None:
+        """Keeps the board of an open game for its next message; forgets a finished one."""
+        if not game.is_open:
+            self._boards.pop(game.id, None)
+            return
+        self._boards[game.id] = (game.version, board.copy())
+        self._boards.move_to_end(game.id)
+        while len(self._boards) > BOARDS_KEPT:
+            self._boards.popitem(last=False)
+
+    def position(self, game: Game) -> EnginePosition:
+        """The game as an engine needs it."""
+        return EnginePosition(
+            game.start_fen, tuple(m.uci for m in game.moves), tuple(CountEvent.load_all(game.counting)),
+            game.promotion, game.perpetual,
+        )
+
+    # --- players ----------------------------------------------------------------------
+
+    async def player(self, ctx: Context, user: User | None = None) -> Player:
+        """The sender's player record (made on first sight), or ``user``'s."""
+        if user is not None:
+            return await self.storage.get_or_create_player(ctx.msg.platform, user.id, user.name)
+        if ctx.player is None:
+            ctx.player = await self.storage.get_or_create_player(ctx.msg.platform, ctx.msg.user.id, ctx.msg.user.name)
+        return ctx.player
+
+    async def my_color(self, ctx: Context, game: Game) -> Color:
+        """The sender's colour in ``game``; refused when they do not play in it."""
+        me = await self.player(ctx)
+        for color in COLORS:
+            seat = game.seat(color)
+            if seat is not None and seat.player_id == me.id:
+                return color
+        raise Refusal("not_playing")
+
+    async def plays_here(self, msg: Incoming) -> bool:
+        """Whether the sender is a player of the channel's open game."""
+        try:
+            game = await self.storage.active_game(msg.platform, msg.channel)
+            player = await self.storage.find_player(msg.platform, msg.user.id)
+        except StorageError:
+            return False
+        return game is not None and player is not None and player.id in game.player_ids
+
+    async def players_of(self, game: Game) -> dict[int, Player]:
+        players = {}
+        for pid in game.player_ids:
+            try:
+                players[pid] = await self.storage.get_player(pid)
+            except NotFound:
+                pass
+        return players
+
+    def names(self, game: Game, players: dict[int, Player]) -> dict[str, str]:
+        """Each colour's name as replies show it: the player's, or "Bot (level)"."""
+        names: dict[str, str] = {}
+        for color in COLORS:
+            seat = game.seat(color)
+            if seat is None:
+                names[color] = "?"
+            elif seat.player_id is None:
+                names[color] = f"Bot ({seat.engine_level})"
+            else:
+                player = players.get(seat.player_id)
+                names[color] = player.display_name if player else "?"
+        return names
+
+    # --- replies ----------------------------------------------------------------------
+
+    async def game_reply(self, ctx: Context, game: Game, board: Board, event: str, *,
+                         last: Move | None = None, flip: bool = False, selected: int | None = None) -> Reply:
+        """The reply that shows a game after ``event``, with its board drawn."""
+        players = await self.players_of(game)
+        reply = self.present.game(
+            ctx.language, game, board, self.names(game, players), event,
+            last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
+            flip=flip, settings=ctx.settings, actor=ctx.msg.user, selected=selected,
+        )
+        return await self.with_image(reply)
+
+    async def with_image(self, reply: Reply) -> Reply:
+        """The reply with its board drawn off the event loop: Pillow releases the GIL while it
+        quantizes and compresses, so the drawing threads use the machine's other core."""
+        if reply.board is None or reply.image is not None:
+            return reply
+        loop = asyncio.get_running_loop()
+        image = await loop.run_in_executor(self._render_pool, self.present.render, reply.board)
+        return dataclasses.replace(reply, image=image)
+
+    # --- the end of a game ------------------------------------------------------------
+
+    async def finish(self, ctx: Context, game: Game, board: Board, result: Result, reason: str) -> Reply:
+        """Ends the game with ``result`` for ``reason``, rates it, and shows it."""
+        updates = await rating_updates(self.storage, game, result)
+        game = await self.storage.update_game(
+            game.id, game.version,
+            GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
+                        draw_offer=None, takeback_offer=None),
+            ratings=updates,
+        )
+        self.remember(game, board)
+        return await self.game_reply(ctx, game, board, "finished")
+
+
+def side_to_move(board: Board) -> Color:
+    return "w" if board.turn else "b"
+
+
+def other(color: Color) -> Color:
+    return "b" if color == "w" else "w"
