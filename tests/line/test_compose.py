@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from linebot.v3.webhooks import GroupSource, RoomSource, UserSource
+from linebot.v3.webhooks import GroupSource, RoomSource, UserSource  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 from PIL import Image
 
 from bot.adapters.line.handler import _span, place_of, target_of

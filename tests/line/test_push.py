@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from linebot.v3.messaging import TextMessage
+from linebot.v3.messaging import TextMessage  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 
 from .support import ALICE, BOB, GROUP, boards, source, text_event, texts
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import aiohttp
-from linebot.v3.messaging import ApiException, AsyncMessagingApi, Message, PushMessageRequest, ReplyMessageRequest
-from linebot.v3.webhooks import (
+from linebot.v3.messaging import ApiException, AsyncMessagingApi, Message, PushMessageRequest, ReplyMessageRequest  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+from linebot.v3.webhooks import (  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
     AllMentionee,
     Event,
     FollowEvent,
@@ -147,11 +148,12 @@ class LineHandler:
         who = User(getattr(event.source, "user_id", None) or "", "")
         replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community))
         language = replies[0].language if replies else self.language
+        text = functools.partial(self.catalog.text, language)
         actions = (
-            Action(self.catalog.text(language, "line.command.play_bot"), self.catalog.text(language, "line.action.play_bot")),
-            Action("help", self.catalog.text(language, "line.action.help")),
+            Action(text("line.command.play_bot"), text("line.action.play_bot")),
+            Action("help", text("line.action.help")),
         )
-        welcome = Reply(kind="welcome", text=self.catalog.text(language, "line.welcome"), language=language)
+        welcome = Reply(kind="welcome", text=text("line.welcome"), language=language)
         answer = [welcome, *replies]
         answer[-1] = dataclasses.replace(answer[-1], actions=actions)
         messages = await self.composer.messages(answer, Chat(place.channel, place.one_to_one), answered=None)

@@ -53,6 +53,8 @@ class ImageStore:
 
     def _picture(self, png: bytes | None, view: BoardView | None) -> tuple[str, str]:
         if png is None:
+            if view is None:
+                raise ValueError("a picture needs a PNG or a board to draw")
             png = _render(view, FULL_SIZE)
         digest = hashlib.sha256(png).hexdigest()
         self._write(f"{digest}.png", png)

@@ -13,11 +13,16 @@ import logging
 import signal
 import socket
 import sys
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
 from aiohttp import web
-from linebot.v3.messaging import AsyncApiClient, AsyncMessagingApi, Configuration
+from linebot.v3.messaging import (  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+    AsyncApiClient,
+    AsyncMessagingApi,
+    Configuration,
+)
 
 from ...app import App, configure_logging, open_app
 from ...config import Settings
@@ -49,7 +54,7 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    if not settings.public_base_url.startswith("https://"):
+    if not line_access(settings).public_base_url.startswith("https://"):
         log.warning("PUBLIC_BASE_URL is not https://: LINE will not show the board pictures")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -80,6 +85,23 @@ def missing_settings(settings: Settings) -> list[str]:
     return [name for name, value in required.items() if not value]
 
 
+@dataclass(frozen=True)
+class LineAccess:
+    """The settings the LINE door cannot run without, known to be set."""
+
+    channel_secret: str
+    access_token: str
+    public_base_url: str
+
+
+def line_access(settings: Settings) -> LineAccess:
+    """The LINE settings; ValueError naming those that are not set."""
+    secret, token, url = settings.line_channel_secret, settings.line_channel_access_token, settings.public_base_url
+    if not (secret and token and url):
+        raise ValueError(f"missing setting {', '.join(missing_settings(settings))}")
+    return LineAccess(secret, token, url)
+
+
 class LineDoor:
     """Every LINE part wired to a running ``App``: API client, webhook app, scheduler.
 
@@ -90,6 +112,7 @@ class LineDoor:
     def __init__(self, settings: Settings, app: App, *, scheduler_interval: float = 20.0,
                  push_retry_delays: tuple[float, ...] | None = None) -> None:
         self.settings = settings
+        self.access = line_access(settings)
         self.app = app
         self._interval = scheduler_interval
         self._retry_delays = push_retry_delays
@@ -97,19 +120,19 @@ class LineDoor:
         self._next_housekeeping = 0.0
 
     async def __aenter__(self) -> LineDoor:
-        settings = self.settings
-        configuration = Configuration(access_token=settings.line_channel_access_token,
+        settings, access = self.settings, self.access
+        configuration = Configuration(access_token=access.access_token,
                                       host=(settings.line_api_base_url or "").rstrip("/") or None)
         self.api_client = AsyncApiClient(configuration)
         self.api = AsyncMessagingApi(self.api_client)
-        self.images = ImageStore(_image_dir(settings), settings.public_base_url)
+        self.images = ImageStore(_image_dir(settings), access.public_base_url)
         catalog = self.app.games.catalog
         self.profiles = Profiles(self.api)
         self.composer = Composer(self.app.games, self.images, catalog)
         options = {"push_retry_delays": self._retry_delays} if self._retry_delays is not None else {}
         self.handler = LineHandler(self.app.games, self.app.storage, self.api, self.profiles, self.composer, catalog,
                                    language=settings.line_language, **options)
-        self.webhook = Webhook(settings.line_channel_secret, self.handler.handle)
+        self.webhook = Webhook(access.channel_secret, self.handler.handle)
         self.web_app = create_app(self.webhook, self.images)
         jobs = self.app.jobs("line")  # the games' clock and the daily puzzles, LINE's only
         self.scheduler = Scheduler([*jobs, self._housekeeping], self.handler.deliver, interval=self._interval)

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 import aiohttp
-from linebot.v3.messaging import ApiException, AsyncMessagingApi
+from linebot.v3.messaging import ApiException, AsyncMessagingApi  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from linebot.v3.messaging import (
+from linebot.v3.messaging import (  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
     ImagemapArea,
     ImagemapBaseSize,
     ImagemapMessage,
@@ -103,30 +103,32 @@ class Composer:
         for i, user in enumerate(mentions[:20]):
             key = f"m{i}"
             placeholder = "{" + key + "}"
-            text = text.replace(user.name, placeholder, 1) if user.name and user.name in text else f"{placeholder} {text}"
+            if user.name and user.name in text:
+                text = text.replace(user.name, placeholder, 1)
+            else:
+                text = f"{placeholder} {text}"
             substitution[key] = MentionSubstitutionObject(mentionee=UserMentionTarget(user_id=user.id))
         return TextMessageV2(text=text[:MAX_TEXT], substitution=substitution)
 
     # --- the picture ------------------------------------------------------------------
 
     async def _picture(self, reply: Reply, chat: Chat, answered: User | None) -> Message:
-        view = reply.board
-        choices = await self._choices(reply, chat, answered) if view is not None else []
-        if choices:
+        view, language = reply.board, reply.language
+        choices = await self._choices(reply, view, chat, answered) if view is not None else []
+        if view is not None and choices:
             if view.selected is not None:
-                return await self._imagemap(view, reply.language, self._destination_areas(view, choices, reply.language),
-                                            "line.alt.targets")
-            return await self._imagemap(view, reply.language, self._piece_areas(view, choices, reply.language),
-                                        "line.alt.pieces")
+                areas = self._destination_areas(view, view.selected, choices, language)
+                return await self._imagemap(view, language, areas, "line.alt.targets")
+            return await self._imagemap(view, language, self._piece_areas(view, choices, language), "line.alt.pieces")
         original, preview = await self.images.picture(reply.image, view)
         return ImageMessage(original_content_url=original, preview_image_url=preview)
 
-    async def _choices(self, reply: Reply, chat: Chat, answered: User | None) -> list[MoveChoice]:
+    async def _choices(self, reply: Reply, view: BoardView, chat: Chat, answered: User | None) -> list[MoveChoice]:
         """The moves the answered person may tap, if the board shows the game as it is and it is their turn."""
         if answered is None or reply.game is None or reply.game.status != "active":
             return []
         current = await self.games.channel_game("line", chat.channel)
-        if current is None or current.status != "active" or current.fen != reply.board.fen:
+        if current is None or current.status != "active" or current.fen != view.fen:
             return []  # someone moved meanwhile: a plain picture cannot mislead
         return await self.games.move_choices("line", chat.channel, answered)
 
@@ -135,8 +137,9 @@ class Composer:
         origins = sorted({c.from_square for c in choices})
         return [(sq, f"{word} {_square_text(sq, view.coords)}") for sq in origins]
 
-    def _destination_areas(self, view: BoardView, choices: list[MoveChoice], language: str) -> list[tuple[int, str]]:
-        selected = parse_square(view.selected)
+    def _destination_areas(self, view: BoardView, square: str, choices: list[MoveChoice],
+                           language: str) -> list[tuple[int, str]]:
+        selected = parse_square(square)
         moves: dict[int, str] = {}
         for choice in choices:
             if choice.from_square == selected and (choice.to_square not in moves or choice.uci.endswith("m")):

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
 from aiohttp import web
-from linebot.v3 import WebhookParser
-from linebot.v3.exceptions import InvalidSignatureError
-from linebot.v3.webhooks import Event
+from linebot.v3 import WebhookParser  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+from linebot.v3.exceptions import InvalidSignatureError  # type: ignore[import-untyped]
+from linebot.v3.webhooks import Event  # type: ignore[import-untyped]
 
 from .images import ImageStore
 
@@ -25,10 +26,10 @@ SHUTDOWN_GRACE = 5.0  # seconds to finish events already accepted
 
 
 class Webhook:
-    def __init__(self, channel_secret: str, handle: Callable[[Sequence[Event]], Awaitable[None]]) -> None:
+    def __init__(self, channel_secret: str, handle: Callable[[Sequence[Event]], Coroutine[Any, Any, None]]) -> None:
         self._parser = WebhookParser(channel_secret)
         self._handle = handle
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def callback(self, request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -58,7 +59,7 @@ class Webhook:
         """Waits for the events being handled; after ``timeout`` seconds the rest are cancelled."""
         while self._tasks:
             tasks = list(self._tasks)
-            done, pending = await asyncio.wait(tasks, timeout=timeout)
+            _, pending = await asyncio.wait(tasks, timeout=timeout)
             if pending:
                 log.warning("cancelling %d LINE event task(s) at shutdown", len(pending))
                 for task in pending:
