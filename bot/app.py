@@ -5,17 +5,23 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from storage import Storage, open_storage
 
 from .clock import Clock, SystemClock
 from .config import Settings
 from .engines import Engine, make_engine
+from .messages import Notice, Platform
 from .puzzles.bank import BANK_PATH, load_bank
 from .services.games import GameService
+from .services.presenter import Render
 from .services.puzzles import PuzzleService, weekday_bands
+
+Job = Callable[[], Awaitable[list[Notice]]]  # what a scheduler runs on each tick
 
 
 @dataclass
@@ -25,18 +31,18 @@ class App:
     games: GameService
     puzzles: PuzzleService | None = None
 
-    def jobs(self, platform: str) -> list:
+    def jobs(self, platform: Platform) -> list[Job]:
         """What a door's scheduler runs: the games' clock and the daily puzzle posts, each
         limited to the door's platform (the other doors deliver their own)."""
-        jobs = [functools.partial(self.games.tick, platform)]
+        jobs: list[Job] = [functools.partial(self.games.tick, platform)]
         if self.puzzles is not None:
             jobs.append(functools.partial(self.puzzles.tick, platform))
         return jobs
 
 
 @asynccontextmanager
-async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None, render=None,
-                   card_render=None):
+async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None,
+                   render: Render | None = None, card_render: Render | None = None) -> AsyncIterator[App]:
     """The running parts of the bot; closes the database (and the engine it made) on exit.
 
     Without ``engine`` it makes the real one: the built-in engine and Fairy-Stockfish when
@@ -59,8 +65,8 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
             await storage.close()
 
 
-async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render=None,
-                       bank=BANK_PATH) -> PuzzleService:
+async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render: Render | None = None,
+                       bank: Path = BANK_PATH) -> PuzzleService:
     """The puzzle service, after loading the shipped bank into the database (by id, so a
     corrected puzzle replaces its old version); Monday to Sunday get rising rating bands."""
     puzzles = await asyncio.to_thread(load_bank, bank)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date, time, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -37,6 +37,7 @@ from ..i18n import Catalog
 from ..messages import Action, BoardView, Incoming, Notice, Reply
 from .errors import Refusal
 from .notation import move_text, square_text
+from .presenter import Render
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,6 @@ DEFAULT_BANDS: tuple[tuple[int, int], ...] = (
 )
 _CLOCK_TIME = re.compile(r"(\d{1,2})(?:[:.h](\d{2}))?")
 
-Render = Callable[[BoardView], "bytes | None"]
 
 
 def weekday_bands(ratings: Sequence[int]) -> tuple[tuple[int, int], ...]:
