@@ -1,0 +1,52 @@
+"""Dependencies point one way (docs/ARCHITECTURE.md): each layer imports only what is below it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# folder -> module prefixes its code must not import (at module level or inside a function)
+FORBIDDEN = {
+    "renderers": ("storage", "bot", "discord", "linebot", "aiohttp"),
+    "storage": ("renderers", "bot", "discord", "linebot", "aiohttp"),
+    "bot/engines": ("bot.services", "bot.adapters", "storage", "discord", "linebot", "aiohttp"),
+    "bot/services": ("bot.adapters", "discord", "linebot", "aiohttp"),
+    "bot/puzzles": ("bot.adapters", "discord", "linebot", "aiohttp"),
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Absolute names of every module ``path`` imports (relative imports resolved)."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("folder", sorted(FORBIDDEN))
+def test_a_layer_imports_nothing_above_it(folder: str) -> None:
+    offenders = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for name in imported_modules(path):
+            if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN[folder]):
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_resolver_sees_relative_imports() -> None:
+    names = imported_modules(ROOT / "bot" / "services" / "games" / "service.py")
+    assert "bot.services.errors" in names and "bot.commands" in names
