@@ -22,7 +22,7 @@ FORBIDDEN = {
 def imported_modules(path: Path) -> set[str]:
     """Absolute names of every module ``path`` imports (relative imports resolved)."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)

@@ -202,7 +202,7 @@ async def test_two_processes_on_one_file_conflict_cleanly(db_path, clock):
         outcomes = sorted(r[0].error or "ok" for r in results)
         assert outcomes in (["conflict", "ok"], ["not_your_turn", "ok"])
         game = await s1.active_game("console", "c1")
-        assert len(game.moves) == 1
+        assert game is not None and len(game.moves) == 1
 
 
 async def test_history_export_and_languages(chat):
