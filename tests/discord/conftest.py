@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from contextlib import asynccontextmanager
 
-import discord
 import pytest
 
 from bot.adapters.discord.client import MakrukBot
@@ -15,7 +15,7 @@ from bot.engines import RandomMover
 from bot.services.games import GameService
 from storage import open_storage
 
-from .fakes import APP_ID, MAKRUK, FakeDiscord
+from .fakes import FakeDiscord, log_in
 
 
 def cheap_board(view) -> bytes:
@@ -55,8 +55,7 @@ async def offline_bot(service, settings, **options):
     """A bot set up as ``setup_hook`` does, logged in as far as discord.py can tell, never connected."""
     async with MakrukBot(service, settings, scheduler_seconds=None, **options) as made:
         await made.install()
-        made._connection.user = discord.ClientUser(state=made._connection, data=MAKRUK.user() | {"bot": True})
-        made._connection.application_id = APP_ID
+        log_in(made)
         yield made
 
 
@@ -67,7 +66,7 @@ async def bot(service, settings):
 
 
 @pytest.fixture
-def discord_api(bot, caplog) -> FakeDiscord:
+def discord_api(bot, caplog) -> Iterator[FakeDiscord]:
     fake = FakeDiscord(bot)
     fake.install()
     caplog.set_level(logging.WARNING)

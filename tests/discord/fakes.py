@@ -14,10 +14,17 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+if TYPE_CHECKING:  # discord.py's payload types, which the payloads built here follow
+    from discord.types import channel as channel_types
+    from discord.types import interactions as interaction_types
+    from discord.types import message as message_types
+    from discord.types import threads as thread_types
+    from discord.types import user as user_types
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -113,7 +120,7 @@ class FakeDiscord:
         self._ids = itertools.count(800000000000000001)
         self._interaction_channels: dict[str, int] = {}  # token -> channel id
         self._originals: dict[str, int] = {}  # token -> message id of the original response
-        bot.http.request = self._http
+        bot.http.request = self._http  # type: ignore[method-assign]  # the fake stands in for Discord's HTTP API
         self._webhooks = _Webhooks(self)
 
     def install(self) -> None:
@@ -209,20 +216,25 @@ class FakeDiscord:
                 "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP, "edited_timestamp": None,
                 "flags": 0, "components": [],
                 "mentions": [p.user() | {"member": p.member(with_user=False)} for p in mentions]}
+        where: discord.DMChannel | discord.TextChannel | discord.Thread | discord.PartialMessageable
         if channel["type"] == 1:
-            where = discord.DMChannel(me=self.bot.user, state=state, data=channel)
+            assert self.bot.user is not None, "log the bot in first"
+            where = discord.DMChannel(me=self.bot.user, state=state, data=cast("channel_types.DMChannel", channel))
         else:
             guild = state._get_or_create_unavailable_guild(GUILD_ID)
             data.update(guild_id=str(GUILD_ID), member=person.member(with_user=False))
-            kind = discord.Thread if channel["type"] == 11 else discord.TextChannel
-            where = kind(guild=guild, state=state, data=channel)
             if partial:  # as discord.py has it when the channel is not in its cache
                 where = self.bot.get_partial_messageable(int(channel["id"]), guild_id=GUILD_ID)
-        self.bot.dispatch("message", discord.Message(state=state, channel=where, data=data))
+            elif channel["type"] == 11:
+                where = discord.Thread(guild=guild, state=state, data=cast("thread_types.Thread", channel))
+            else:
+                where = discord.TextChannel(guild=guild, state=state, data=cast("channel_types.TextChannel", channel))
+        sent = discord.Message(state=state, channel=where, data=cast("message_types.Message", data))
+        self.bot.dispatch("message", sent)
         await settle()
 
     async def dispatch(self, payload: dict) -> None:
-        self.bot._connection.parse_interaction_create(payload)
+        self.bot._connection.parse_interaction_create(cast("interaction_types.Interaction", payload))
         await settle()
 
     # --- Discord's side -------------------------------------------------------------------
@@ -247,10 +259,12 @@ class FakeDiscord:
         channel_id = int(route.channel_id) if route.channel_id else None
         record = Sent("request", channel_id, body, _files(files))
         self.sent.append(record)
+        if channel_id is None:  # every route the adapter uses is a channel's
+            raise AssertionError(f"unexpected request {method} {route.url}")
         if channel_id in self.gone:
             record.kind = "refused"
-            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
-                                   {"code": 10003, "message": "Unknown Channel"})
+            response = cast(Any, SimpleNamespace(status=404, reason="Not Found"))  # what NotFound reads of one
+            raise discord.NotFound(response, {"code": 10003, "message": "Unknown Channel"})
         if method == "POST" and path == "/channels/{channel_id}/messages":
             record.kind = "message"
             record.message = self.message_payload(channel_id, body)
@@ -284,7 +298,7 @@ class FakeDiscord:
     async def _webhook(self, route, *, payload=None, multipart=None, files=None, params=None) -> Any:
         body = payload if payload is not None else _payload_json(multipart) or {}
         token = route.webhook_token
-        channel_id = self._interaction_channels.get(token)
+        channel_id = self._interaction_channels[token]
         record = Sent("webhook", channel_id, body, _files(files))
         self.sent.append(record)
         method, path = route.method, route.path
@@ -327,6 +341,13 @@ class _Webhooks(AsyncWebhookAdapter):
         return await self.fake._webhook(route, payload=payload, multipart=multipart, files=files, params=params)
 
 
+def log_in(bot: discord.Client) -> None:
+    """Makes the bot logged in as far as discord.py can tell, without a connection."""
+    me = cast("user_types.User", MAKRUK.user() | {"bot": True})
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=me)
+    bot._connection.application_id = APP_ID
+
+
 async def settle() -> None:
     """Waits until every task the bot started has finished."""
     current = asyncio.current_task()
@@ -359,7 +380,8 @@ def dm_channel(person: Person) -> dict:
 
 
 def _options(options: dict[str, Any]) -> tuple[list[dict], dict]:
-    data, resolved = [], {}
+    data: list[dict] = []
+    resolved: dict[str, dict[str, dict]] = {}
     for name, value in options.items():
         if value is None:
             continue

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-import discord
-
 from bot.adapters.discord.client import MakrukBot
 from bot.messages import Incoming, Notice, Reply, User
 
 from .conftest import offline_bot
-from .fakes import ALICE, APP_ID, BOB, CHANNEL_ID, MAKRUK, FakeDiscord
+from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord, log_in
 from .test_play import start_game
 
 
@@ -69,8 +67,7 @@ async def test_setup_hook_starts_the_scheduler_and_close_stops_it(service, setti
     await service.handle(Incoming("discord", str(CHANNEL_ID), alice, "new @bob", mentions=(bob,)))
     clock.advance(minutes=20)
     async with MakrukBot(service, settings, scheduler_seconds=0.01) as bot:
-        bot._connection.user = discord.ClientUser(state=bot._connection, data=MAKRUK.user() | {"bot": True})
-        bot._connection.application_id = APP_ID
+        log_in(bot)
         api = FakeDiscord(bot)
         api.install()
         await bot.setup_hook()
@@ -79,5 +76,5 @@ async def test_setup_hook_starts_the_scheduler_and_close_stops_it(service, setti
                 break
             await asyncio.sleep(0.01)
         await bot.close()
-        assert bot.scheduler._task is None
+        assert bot.scheduler is not None and bot.scheduler._task is None
     assert "expired" in api.sent[-1].text and api.sent[-1].channel == CHANNEL_ID

@@ -23,6 +23,7 @@ async def start_game(api: FakeDiscord) -> dict:
     challenge = api.sent[-1]
     await api.click(BOB, challenge, "makruk:btn:accept")
     header = next(s for s in api.sent if s.kind == "followup")
+    assert header.message is not None
     return api.channels[int(header.message["id"])]  # a thread started on a message has its id
 
 

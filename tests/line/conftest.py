@@ -28,7 +28,7 @@ async def fake_line():
     sock = free_socket()
     site = web.SockSite(runner, sock)
     await site.start()
-    fake.url = "http://127.0.0.1:%d" % sock.getsockname()[1]
+    fake.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     yield fake
     await runner.cleanup()
 
@@ -52,11 +52,9 @@ async def line(settings_for, fake_line, clock):
     sock = free_socket()
     port = sock.getsockname()[1]
     settings = settings_for(port)
-    async with open_app(settings, clock=clock, engine=RandomMover(seed=1)) as app:
-        async with LineDoor(settings, app, scheduler_interval=3600, push_retry_delays=(0.01, 0.01)) as door:
-            await door.listen(sock=sock)
-            async with aiohttp.ClientSession() as http:
-                harness = Harness(f"http://127.0.0.1:{port}", door, fake_line, http, settings.database_path)
-                harness.app = app
-                harness.clock = clock
-                yield harness
+    async with (open_app(settings, clock=clock, engine=RandomMover(seed=1)) as app,
+                LineDoor(settings, app, scheduler_interval=3600, push_retry_delays=(0.01, 0.01)) as door):
+        await door.listen(sock=sock)
+        async with aiohttp.ClientSession() as http:
+            yield Harness(f"http://127.0.0.1:{port}", door, fake_line, http, settings.database_path, app=app,
+                          clock=clock)

@@ -17,10 +17,16 @@ import socket
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiohttp
 from aiohttp import web
 from PIL import Image
+
+if TYPE_CHECKING:
+    from bot.adapters.line.main import LineDoor
+    from bot.app import App
+    from bot.clock import FakeClock
 
 SECRET = "test-channel-secret"
 TOKEN = "test-access-token"
@@ -53,6 +59,7 @@ class FakeLine:
     _used_tokens: set[str] = field(default_factory=set)
     _retry_keys: set[str] = field(default_factory=set)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    url: str = ""  # where it listens, once it does
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._record])
@@ -155,8 +162,8 @@ def _check_messages(messages) -> str | None:
                 return "invalid imagemap"
             if message["baseSize"]["width"] != 1040:
                 return "invalid imagemap base size"
-        if message["type"] == "image" and not all(
-                message[k].startswith(("https://", "http://127.0.0.1")) for k in ("originalContentUrl", "previewImageUrl")):
+        if message["type"] == "image" and not all(message[k].startswith(("https://", "http://127.0.0.1"))
+                                                  for k in ("originalContentUrl", "previewImageUrl")):
             return "invalid image url"
     return None
 
@@ -194,7 +201,7 @@ def event(kind: str, src: dict, *, redelivery: bool = False, event_id: str | Non
 def text_event(text: str, src: dict, *, mentions: dict[str, str] | None = None, **options) -> dict:
     """A text message; ``mentions`` maps each ``@Display Name`` written in ``text`` to a user id
     (``BOT_ID`` marks the bot itself)."""
-    message = {"id": str(next(_event_ids)), "type": "text", "text": text, "quoteToken": "qt"}
+    message: dict[str, object] = {"id": str(next(_event_ids)), "type": "text", "text": text, "quoteToken": "qt"}
     if mentions:
         mentionees = []
         for written, user_id in mentions.items():
@@ -244,12 +251,15 @@ def free_socket() -> socket.socket:
 class Harness:
     """Posts signed webhooks to the real server and reads what reached the fake LINE."""
 
-    def __init__(self, base_url: str, door, fake: FakeLine, http: aiohttp.ClientSession, db: Path) -> None:
+    def __init__(self, base_url: str, door: LineDoor, fake: FakeLine, http: aiohttp.ClientSession, db: Path, *,
+                 app: App, clock: FakeClock) -> None:
         self.base_url = base_url
         self.door = door
         self.fake = fake
         self.http = http
         self.db = db
+        self.app = app
+        self.clock = clock
 
     async def post(self, body: bytes, *, signature: str | None = "sign", headers: dict | None = None,
                    wait: bool = True) -> int:
@@ -271,7 +281,8 @@ class Harness:
         """Posts the events in one webhook; returns the messages replied to each (empty: no reply)."""
         before = len(self.fake.replies)
         assert await self.post(payload(*events)) == 200
-        by_token = {r.body["replyToken"]: r.body["messages"] for r in self.fake.replies[before:] if r.status == 200}
+        by_token = {r.body["replyToken"]: r.body["messages"] for r in self.fake.replies[before:]
+                    if r.status == 200 and r.body is not None}
         return [by_token.get(e.get("replyToken"), []) for e in events]
 
     async def say(self, user: str, text: str, *, group: str | None = None, room: str | None = None,

@@ -43,7 +43,8 @@ async def test_quick_replies_keep_to_thirteen_short_labels_and_send_words_the_se
     for language in ("th", "en", "ja"):
         for command in ("accept", "decline", "board", "count", "stopcount", "draw", "undo", "resign", "select"):
             word = composer.command_text(command, language)
-            assert parse_command(word, catalog).name == command, (language, command, word)
+            parsed = parse_command(word, catalog)
+            assert parsed is not None and parsed.name == command, (language, command, word)
     assert composer.command_text("resign", "th") == "ยอมแพ้" and composer.command_text("resign", "en") == "resign"
 
 
@@ -76,10 +77,13 @@ def test_mention_spans_count_utf16_units_like_line():
 
 
 def test_channel_keys_name_the_chat_kind():
-    assert place_of(UserSource(user_id="U1")).channel == "user:U1"
+    user = place_of(UserSource(user_id="U1"))
+    assert user is not None and user.channel == "user:U1"
     group = place_of(GroupSource(group_id="C9", user_id="U1"))
+    assert group is not None
     assert (group.channel, group.target, group.community, group.one_to_one) == ("group:C9", "C9", "C9", False)
-    assert place_of(RoomSource(room_id="R5", user_id="U1")).channel == "room:R5"
+    room = place_of(RoomSource(room_id="R5", user_id="U1"))
+    assert room is not None and room.channel == "room:R5"
     assert place_of(UserSource()) is None
     assert target_of("room:R5") == "R5" and target_of("user:U1") == "U1"
 

@@ -60,12 +60,12 @@ async def test_one_to_one_game_against_the_bot_by_tapping_the_board(line):
     picked = await line.say(ALICE, tap(board, "เลือก จ3", "e3", flip=False))
     (destinations,) = boards(picked)
     assert destinations["type"] == "imagemap" and "เลือกช่องที่จะเดินไป (มี 1 ช่อง)" in texts(picked)
-    assert [a["text"] for a in destinations["actions"]][0] == "e3e4"
+    assert destinations["actions"][0]["text"] == "e3e4"
     moved = await line.say(ALICE, tap(destinations, "e3e4", "e4", flip=False))
     assert "Alice เดิน จ๔" in texts(moved) and "Bot (1) เดิน" in texts(moved)  # the engine answered too
     assert boards(moved)[0]["type"] == "imagemap"  # Alice's move again
     game = await line.app.storage.active_game("line", f"user:{ALICE}")
-    assert [m.uci for m in game.moves][0] == "e3e4" and len(game.moves) == 2
+    assert game.moves[0].uci == "e3e4" and len(game.moves) == 2
     assert len(line.fake.replies) == 3 and line.fake.pushes == []
     assert game.community == ALICE
 

@@ -85,8 +85,8 @@ async def test_events_in_one_request_are_handled_in_order_and_others_ignored(lin
     events = [
         event("unfollow", source(ALICE)),
         event("message", source(ALICE), replyToken="sticker-token",
-              message={"id": "9", "type": "sticker", "packageId": "1", "stickerId": "1", "stickerResourceType": "STATIC",
-                       "quoteToken": "q"}),
+              message={"id": "9", "type": "sticker", "packageId": "1", "stickerId": "1",
+                       "stickerResourceType": "STATIC", "quoteToken": "q"}),
         {**text_event("ช่วย", source(ALICE)), "mode": "standby"},  # another channel has this chat
         text_event("ภาษา en", source(ALICE)),
         text_event("help", source(ALICE)),
