@@ -12,7 +12,8 @@ from .board import Board, Outcome
 from .counting import Count
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, MakrukError
 from .fen import STARTING_FEN
-from .notation import parse_move, san, square_thai, thai_san
+from .history import CountEvent
+from .notation import parse_move, read_square, san, square_thai, thai_san, to_arabic_digits
 from .perft import perft
 from .types import (
     BLACK,
@@ -28,24 +29,6 @@ from .types import (
     square_name,
 )
 
-
-def _parse(self: Board, text: str) -> Move:
-    return parse_move(self, text)
-
-
-def _san(self: Board, move: Move) -> str:
-    return san(self, move)
-
-
-def _thai_san(self: Board, move: Move) -> str:
-    return thai_san(self, move)
-
-
-# Notation lives in its own module; these make it reachable from the board as well.
-Board.parse_move = _parse  # type: ignore[attr-defined]
-Board.san = _san  # type: ignore[attr-defined]
-Board.thai_san = _thai_san  # type: ignore[attr-defined]
-
 __all__ = [
     "BLACK",
     "COLOR_NAMES",
@@ -56,6 +39,7 @@ __all__ = [
     "Board",
     "Color",
     "Count",
+    "CountEvent",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -68,8 +52,10 @@ __all__ = [
     "parse_move",
     "parse_square",
     "perft",
+    "read_square",
     "san",
     "square_name",
     "square_thai",
     "thai_san",
+    "to_arabic_digits",
 ]

@@ -32,8 +32,8 @@ MET: list[Bitboard] = _step_table(_DIAGONALS)  # also the Bia Ngai
 MA: list[Bitboard] = _step_table([(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)])
 # Indexed by colour (False = Black, True = White): forward is up the board for White.
 KHON: tuple[list[Bitboard], list[Bitboard]] = (
-    _step_table(_DIAGONALS + [(0, -1)]),
-    _step_table(_DIAGONALS + [(0, 1)]),
+    _step_table([*_DIAGONALS, (0, -1)]),
+    _step_table([*_DIAGONALS, (0, 1)]),
 )
 BIA_CAPTURES: tuple[list[Bitboard], list[Bitboard]] = (
     _step_table([(1, -1), (-1, -1)]),

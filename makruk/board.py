@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import attacks as A
+from .attacks import Bitboard
 from .counting import (
     BOARD_HONOUR_LIMIT,
     Count,
@@ -27,8 +28,10 @@ from .counting import (
 )
 from .errors import IllegalMoveError, InvalidFenError
 from .fen import STARTING_FEN, FenFields, parse_fen, write_fen
+from .history import CountEvent
 from .types import (
     BLACK,
+    BLACK_OFFSET,
     MOVES,
     SQUARE_NAMES,
     WHITE,
@@ -42,9 +45,9 @@ from .types import (
 
 Promotion = Literal["forced", "optional"]
 Perpetual = Literal["forbid", "draw"]
+TranspositionKey = int | tuple[int, Count]  # see ``Board.transposition_key``
 
 BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
-BLACK_OFFSET = 8
 
 # Zobrist keys for repetition: one per (piece code, square), one for Black to move.
 _rng = random.Random(0x4D414B52554B)
@@ -73,6 +76,26 @@ class Board:
     or ``"draw"`` (repetition always draws, as Fairy-Stockfish).
 
     Variants of the family subclass this and change the class attributes and hooks below.
+
+    The fast path, for engines: these attributes are the board's own state, kept up to date by
+    ``push`` and ``pop``. Read them; never write them (change the board only through its methods).
+
+    - ``piece_codes``: the piece code (``Piece.code``: 1-7 White, 9-15 Black, 0 empty) of each
+      square, a1 first;
+    - ``bitboards``: for each piece code, the squares holding such a piece (bit ``sq`` set);
+    - ``occupied_co``: the squares of each colour, indexed by colour (``[BLACK, WHITE]``);
+    - ``checkers_mask``: the squares of the pieces giving check to the side to move.
+
+    With them go ``occupied``, ``pieces_mask``, ``attackers_mask``, ``promotion_zone``,
+    ``generate_moves``, ``generate_tactical_moves``, ``transposition_key`` and
+    ``is_repetition``; ``makruk.attacks`` holds the attack tables.
+
+    >>> board = Board("4k3/8/8/8/8/8/R7/3K4 w - - 0 1")
+    >>> board.piece_codes[8], board.bitboards[Piece.from_symbol("R").code] == 1 << 8
+    (6, True)
+    >>> board.push(Move.from_uci("a2a8"))
+    >>> board.checkers_mask == 1 << 56, board.occupied_co[WHITE] == 1 << 3 | 1 << 56
+    (True, True)
     """
 
     variant = "makruk"
@@ -98,14 +121,14 @@ class Board:
 
     def _set_fen(self, fen: str) -> None:
         fields = parse_fen(fen)
-        self._squares = list(fields.placement)
-        self._bb = [0] * 16
-        self._occ = [0, 0]  # indexed by colour: [Black, White]
+        self.piece_codes = list(fields.placement)
+        self.bitboards = [0] * 16
+        self.occupied_co = [0, 0]  # indexed by colour: [Black, White]
         key = 0
-        for sq, code in enumerate(self._squares):
+        for sq, code in enumerate(self.piece_codes):
             if code:
-                self._bb[code] |= 1 << sq
-                self._occ[code < 8] |= 1 << sq
+                self.bitboards[code] |= 1 << sq
+                self.occupied_co[code < 8] |= 1 << sq
                 key ^= ZOBRIST[code][sq]
         self.turn: Color = fields.turn
         if not self.turn:
@@ -116,20 +139,20 @@ class Board:
         self.count: Count | None = None
         self.move_stack: list[Move] = []
         self._key = key
-        if self._attackers(self.turn, self.king(not self.turn)):
+        if self.attackers_mask(self.turn, self.king(not self.turn)):
             raise InvalidFenError(f"the side to move could capture the enemy Khun: {fen!r}")
-        self._checkers = self._attackers(not self.turn, self.king(self.turn))
+        self.checkers_mask = self.attackers_mask(not self.turn, self.king(self.turn))
         self._window = 0  # ply of the last irreversible move: no repetition reaches before it
         self._stack: list[tuple] = []
-        self._history = [(self._repetition_key(), bool(self._checkers))]
+        self._history = [(self.transposition_key(), bool(self.checkers_mask))]
         self._legal: list[Move] | None = None
 
     def copy(self) -> Board:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other._squares = self._squares[:]
-        other._bb = self._bb[:]
-        other._occ = self._occ[:]
+        other.piece_codes = self.piece_codes[:]
+        other.bitboards = self.bitboards[:]
+        other.occupied_co = self.occupied_co[:]
         other.move_stack = self.move_stack[:]
         other._stack = self._stack[:]
         other._history = self._history[:]
@@ -138,34 +161,52 @@ class Board:
     # --- looking at the position -------------------------------------------------------
 
     def piece_at(self, sq: Square) -> Piece | None:
-        code = self._squares[sq]
+        code = self.piece_codes[sq]
         return piece_from_code(code) if code else None
 
     def piece_map(self) -> dict[Square, Piece]:
-        return {sq: piece_from_code(code) for sq, code in enumerate(self._squares) if code}
+        return {sq: piece_from_code(code) for sq, code in enumerate(self.piece_codes) if code}
 
     def king(self, color: Color) -> Square:
-        return self._bb[KHUN + (0 if color else BLACK_OFFSET)].bit_length() - 1
+        return self.bitboards[KHUN + (0 if color else BLACK_OFFSET)].bit_length() - 1
 
     def is_check(self) -> bool:
-        return bool(self._checkers)
+        return bool(self.checkers_mask)
 
     def checkers(self) -> list[Square]:
-        return list(A.squares(self._checkers))
+        return list(A.squares(self.checkers_mask))
 
     def is_attacked_by(self, color: Color, sq: Square) -> bool:
-        return bool(self._attackers(color, sq))
+        return bool(self.attackers_mask(color, sq))
+
+    @property
+    def occupied(self) -> Bitboard:
+        """Every occupied square.
+
+        >>> Board().occupied == A.RANK_1 | 0xFF << 16 | 0xFF << 40 | A.RANK_8
+        True
+        """
+        return self.occupied_co[0] | self.occupied_co[1]
+
+    def pieces_mask(self, kind: PieceType, color: Color) -> Bitboard:
+        """The squares of ``color``'s pieces of ``kind``.
+
+        >>> from makruk.types import square_name
+        >>> [square_name(sq) for sq in A.squares(Board().pieces_mask(PieceType.MA, BLACK))]
+        ['b8', 'g8']
+        """
+        return self.bitboards[kind + (0 if color else BLACK_OFFSET)]
 
     @property
     def ply(self) -> int:
         return len(self.move_stack)
 
     def fen(self) -> str:
-        return write_fen(FenFields(tuple(self._squares), self.turn, self.halfmove_clock, self.fullmove_number))
+        return write_fen(FenFields(tuple(self.piece_codes), self.turn, self.halfmove_clock, self.fullmove_number))
 
     def placement(self) -> tuple[int, ...]:
         """The 64 piece codes, a1 first (0 = empty); see ``Piece.code``."""
-        return tuple(self._squares)
+        return tuple(self.piece_codes)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.fen()!r})"
@@ -182,9 +223,16 @@ class Board:
 
     # --- attacks ----------------------------------------------------------------------
 
-    def _attackers(self, color: Color, sq: Square, occupied: int | None = None) -> int:
-        """Squares of ``color``'s pieces that attack ``sq``."""
-        bb = self._bb
+    def attackers_mask(self, color: Color, sq: Square, occupied: Bitboard | None = None) -> Bitboard:
+        """Squares of ``color``'s pieces that attack ``sq``, with ``occupied`` standing for the
+        occupied squares if given (a Rua sees through the squares left out of it).
+
+        >>> from makruk.types import parse_square, square_name
+        >>> board = Board("4k3/8/8/8/8/8/R7/3K4 w - - 0 1")
+        >>> [square_name(sq) for sq in A.squares(board.attackers_mask(WHITE, parse_square("a7")))]
+        ['a2']
+        """
+        bb = self.bitboards
         off = 0 if color else BLACK_OFFSET
         att = A.KHUN[sq] & bb[KHUN + off]
         att |= A.MET[sq] & (bb[MET + off] | bb[BIA_NGAI + off])
@@ -195,7 +243,7 @@ class Board:
         rua = bb[RUA + off]
         if rua:
             if occupied is None:
-                occupied = self._occ[0] | self._occ[1]
+                occupied = self.occupied_co[0] | self.occupied_co[1]
             att |= A.rua_attacks(sq, occupied) & rua
         return att
 
@@ -209,7 +257,7 @@ class Board:
         return list(self._legal)
 
     def _compute_legal_moves(self) -> list[Move]:
-        moves = self._pseudo_legal_filtered()
+        moves = self.generate_moves()
         if self.perpetual == "forbid" and self._may_repeat_thrice():
             allowed = [m for m in moves if not self._is_forbidden_perpetual(m)]
             if allowed:  # rule 3: if every move is forbidden, the ban lifts
@@ -231,11 +279,11 @@ class Board:
         frm, to = move.from_square, move.to_square
         us = self.turn
         off = 0 if us else BLACK_OFFSET
-        kind = self._squares[frm] - off
+        kind = self.piece_codes[frm] - off
         if not BIA <= kind <= KHUN:
             return False  # no piece of the side to move on that square
-        bb = self._bb
-        ours, theirs = self._occ[us], self._occ[not us]
+        bb = self.bitboards
+        ours, theirs = self.occupied_co[us], self.occupied_co[not us]
         occupied = ours | theirs
         to_bit = 1 << to
         if kind == BIA:
@@ -252,7 +300,7 @@ class Board:
             reach = A.MET[frm]
         if not reach & to_bit & ~ours:
             return False
-        if kind == BIA and to_bit & self._promotion_zone(us):
+        if kind == BIA and to_bit & self.promotion_zone(us):
             last = A.RANK_8 if us else A.RANK_1
             if not move.promotion and (self.promotion == "forced" or to_bit & last):
                 return False
@@ -260,25 +308,33 @@ class Board:
             return False
 
         if kind == KHUN:  # a Rua sees through the square the Khun leaves
-            return not self._attackers(not us, to, occupied ^ (1 << frm))
+            return not self.attackers_mask(not us, to, occupied ^ (1 << frm))
         # A check by anything but a Rua is answered only by taking the checker...
         their_rua = bb[RUA + (BLACK_OFFSET - off)]
-        checkers = self._checkers & ~their_rua
+        checkers = self.checkers_mask & ~their_rua
         if checkers and checkers != to_bit:
             return False
         # ...and no Rua (the only piece that pins) may see the Khun afterwards; one can only if
         # it checks now or the piece leaves the Khun's rank or file.
         ksq = bb[KHUN + off].bit_length() - 1
-        if not (self._checkers & their_rua or A.RUA_RAYS[ksq] >> frm & 1):
+        if not (self.checkers_mask & their_rua or A.RUA_RAYS[ksq] >> frm & 1):
             return True
         return not A.rua_attacks(ksq, (occupied ^ (1 << frm)) | to_bit) & their_rua & ~to_bit
 
-    def _pseudo_legal_filtered(self) -> list[Move]:
-        """Moves by movement and check, without the perpetual-check rule."""
+    def generate_moves(self) -> list[Move]:
+        """The moves that obey movement and leave the mover's Khun safe: ``legal_moves()`` without
+        the perpetual-check rule, which needs the game's history and rarely removes a move.
+
+        Generated afresh at each call (a new list, not cached): the move generator of a search.
+
+        >>> board = Board()
+        >>> sorted(board.generate_moves(), key=Move.uci) == sorted(board.legal_moves(), key=Move.uci)
+        True
+        """
         us = self.turn
         off = 0 if us else BLACK_OFFSET
-        bb, squares = self._bb, self._squares
-        ours, theirs = self._occ[us], self._occ[not us]
+        bb, squares = self.bitboards, self.piece_codes
+        ours, theirs = self.occupied_co[us], self.occupied_co[not us]
         occupied = ours | theirs
         not_ours = ~ours
         ksq = bb[KHUN + off].bit_length() - 1
@@ -288,10 +344,10 @@ class Board:
         without_khun = occupied ^ (1 << ksq)
         row = MOVES[ksq]
         for to in A.squares(A.KHUN[ksq] & not_ours):
-            if not self._attackers(not us, to, without_khun):
+            if not self.attackers_mask(not us, to, without_khun):
                 moves.append(row[to][0])
 
-        checkers = self._checkers
+        checkers = self.checkers_mask
         if checkers & (checkers - 1):
             return moves  # double check: only the Khun may move
         target = A.ALL
@@ -307,7 +363,7 @@ class Board:
                 pins[blockers] = between | (1 << rsq)
 
         promo_from = self._promotion_from_mask(us)
-        zone = self._promotion_zone(us)
+        zone = self.promotion_zone(us)
         last = A.RANK_8 if us else A.RANK_1
         forced = self.promotion == "forced"
         for frm in A.squares(ours & ~bb[KHUN + off]):
@@ -343,13 +399,97 @@ class Board:
                     moves.append(row[to][0])
         return moves
 
-    def _promotion_zone(self, color: Color) -> int:
-        """Squares where a Bia of ``color`` arriving is promoted (or may be)."""
+    def generate_tactical_moves(self) -> list[Move]:
+        """The captures and promotions among ``generate_moves()``, what a quiescence search plays.
+
+        A Bia reaching the promotion zone is offered promoted; under optional promotion its
+        capture is offered unpromoted too, its quiet step is not.
+
+        >>> Board("4k3/8/8/3p4/4P3/8/8/3K4 w - - 0 1").generate_tactical_moves()
+        [Move.from_uci('e4d5')]
+        """
+        checkers = self.checkers_mask
+        if checkers:  # rare in a quiescence search, which takes every evasion instead
+            codes = self.piece_codes
+            return [m for m in self.generate_moves() if m.promotion or codes[m.to_square]]
+        us = self.turn
+        off = 0 if us else BLACK_OFFSET
+        bb, squares = self.bitboards, self.piece_codes
+        ours, theirs = self.occupied_co[us], self.occupied_co[not us]
+        occupied = ours | theirs
+        ksq = bb[KHUN + off].bit_length() - 1
+        moves: list[Move] = []
+
+        without_khun = occupied ^ (1 << ksq)
+        row = MOVES[ksq]
+        targets = A.KHUN[ksq] & theirs
+        while targets:
+            low = targets & -targets
+            to = low.bit_length() - 1
+            targets ^= low
+            if not self.attackers_mask(not us, to, without_khun):
+                moves.append(row[to][0])
+
+        pins: dict[int, int] = {}
+        enemy_rua = bb[RUA + (BLACK_OFFSET - off)] & A.RUA_RAYS[ksq]
+        while enemy_rua:
+            low = enemy_rua & -enemy_rua
+            rsq = low.bit_length() - 1
+            enemy_rua ^= low
+            between = A.BETWEEN[ksq][rsq]
+            blockers = between & occupied
+            if blockers and not blockers & (blockers - 1) and blockers & ours:
+                pins[blockers] = between | low
+
+        zone = self.promotion_zone(us)
+        promo_from = self._promotion_from_mask(us)
+        last = A.RANK_8 if us else A.RANK_1
+        forced = self.promotion == "forced"
+        pieces = ours & ~bb[KHUN + off]
+        while pieces:
+            low = pieces & -pieces
+            frm = low.bit_length() - 1
+            pieces ^= low
+            kind = squares[frm] - off
+            if kind == BIA:
+                dests = A.BIA_CAPTURES[us][frm] & theirs
+                if low & promo_from:
+                    dests |= A.BIA_PUSH[us][frm] & ~occupied & zone
+            elif kind == RUA:
+                dests = A.rua_attacks(frm, occupied) & theirs
+            elif kind == MA:
+                dests = A.MA[frm] & theirs
+            elif kind == KHON:
+                dests = A.KHON[us][frm] & theirs
+            else:  # Met and Bia Ngai
+                dests = A.MET[frm] & theirs
+            pin = pins.get(low)
+            if pin is not None:
+                dests &= pin
+            row = MOVES[frm]
+            while dests:
+                bit = dests & -dests
+                to = bit.bit_length() - 1
+                dests ^= bit
+                if kind == BIA and bit & zone:
+                    moves.append(row[to][1])
+                    if not forced and not bit & last and squares[to]:
+                        moves.append(row[to][0])
+                else:
+                    moves.append(row[to][0])
+        return moves
+
+    def promotion_zone(self, color: Color) -> Bitboard:
+        """Squares where a Bia of ``color`` arriving is promoted (or may be).
+
+        >>> Board().promotion_zone(WHITE) == 0xFFFFFF << 40
+        True
+        """
         if color:
             return A.ALL & ~((1 << (self.promotion_rank * 8)) - 1)
         return (1 << ((8 - self.promotion_rank) * 8)) - 1
 
-    def _promotion_from_mask(self, color: Color) -> int:
+    def _promotion_from_mask(self, color: Color) -> Bitboard:
         """Squares from which a Bia's move can land in the promotion zone."""
         if color:
             return A.ALL & ~((1 << ((self.promotion_rank - 1) * 8)) - 1)
@@ -360,12 +500,12 @@ class Board:
     def push(self, move: Move) -> None:
         """Makes a move without checking it (use ``play`` for moves from people)."""
         frm, to = move.from_square, move.to_square
-        squares, bb, occ = self._squares, self._bb, self._occ
+        squares, bb, occ = self.piece_codes, self.bitboards, self.occupied_co
         us = self.turn
         code = squares[frm]
         captured = squares[to]
         self._stack.append(
-            (captured, self.halfmove_clock, self.count, self._key, self._checkers, self._window)
+            (captured, self.halfmove_clock, self.count, self._key, self.checkers_mask, self._window)
         )
         self.move_stack.append(move)
         from_bit, to_bit = 1 << frm, 1 << to
@@ -395,15 +535,15 @@ class Board:
         self.turn = not us
         if self.count is not None:
             self.count = self._count_after_move(self.count, us)
-        self._checkers = self._checks_after(new_code, frm, to)
-        self._history.append((self._repetition_key(), bool(self._checkers)))
+        self.checkers_mask = self._checks_after(new_code, frm, to)
+        self._history.append((self.transposition_key(), bool(self.checkers_mask)))
         self._legal = None
 
     def _checks_after(self, code: int, frm: Square, to: Square) -> int:
         """Checkers of the Khun to move after ``code`` went from ``frm`` to ``to``: only the moved
         piece checks directly, and only a Rua (the one slider) can be uncovered."""
         us = code < BLACK_OFFSET
-        bb = self._bb
+        bb = self.bitboards
         ksq = bb[KHUN + (BLACK_OFFSET if us else 0)].bit_length() - 1
         kind = code & 7
         if kind == MA:
@@ -419,20 +559,20 @@ class Board:
         checkers <<= to
         rua = bb[RUA + (0 if us else BLACK_OFFSET)]
         if rua and (kind == RUA or A.RUA_RAYS[ksq] >> frm & 1):
-            checkers |= A.rua_attacks(ksq, self._occ[0] | self._occ[1]) & rua
+            checkers |= A.rua_attacks(ksq, self.occupied_co[0] | self.occupied_co[1]) & rua
         return checkers
 
     def pop(self) -> Move:
         """Takes back the last move."""
         move = self.move_stack.pop()
-        captured, self.halfmove_clock, self.count, self._key, self._checkers, self._window = self._stack.pop()
+        captured, self.halfmove_clock, self.count, self._key, self.checkers_mask, self._window = self._stack.pop()
         self._history.pop()
         self._legal = None
         self.turn = us = not self.turn
         if not us:
             self.fullmove_number -= 1
         frm, to = move.from_square, move.to_square
-        squares, bb, occ = self._squares, self._bb, self._occ
+        squares, bb, occ = self.piece_codes, self.bitboards, self.occupied_co
         new_code = squares[to]
         code = BIA + (new_code - BIA_NGAI) if move.promotion else new_code
         from_bit, to_bit = 1 << frm, 1 << to
@@ -446,7 +586,18 @@ class Board:
             occ[not us] |= to_bit
         return move
 
-    def _repetition_key(self):
+    def transposition_key(self) -> TranspositionKey:
+        """A key equal for the same position: placement (Bia and Bia Ngai told apart), side to
+        move and counting state, as repetition compares them. A 64-bit Zobrist hash while no
+        count runs; with the count when one does.
+
+        >>> board = Board()
+        >>> start = board.transposition_key()
+        >>> for uci in ("b1d2", "b8d7", "d2b1", "d7b8"):
+        ...     board.push(Move.from_uci(uci))
+        >>> board.transposition_key() == start, isinstance(start, int)
+        (True, True)
+        """
         # Positions are the same when placement, side to move and counting state agree.
         return self._key if self.count is None else (self._key, self.count)
 
@@ -489,10 +640,27 @@ class Board:
         finally:
             self.pop()
 
-    def is_repetition(self) -> bool:
-        """The current position has occurred at least three times (in the same counting state)."""
-        n = len(self._history) - 1
-        return self._first_occurrence(self._history[n][0], n) is not None
+    def is_repetition(self, times: int = 3) -> bool:
+        """The current position has occurred at least ``times`` times (in the same counting
+        state) since the last capture or Bia move. A search asks ``is_repetition(2)``.
+
+        >>> board = Board()
+        >>> for uci in ("b1d2", "b8d7", "d2b1", "d7b8"):
+        ...     board.push(Move.from_uci(uci))
+        >>> board.is_repetition(2), board.is_repetition()
+        (True, False)
+        """
+        history = self._history
+        n = len(history) - 1
+        key = history[n][0]
+        seen = 1
+        # Two plies back the same side is to move, but both sides' pieces have moved since.
+        for i in range(n - 4, self._window - 1, -2):
+            if history[i][0] == key:
+                seen += 1
+                if seen >= times:
+                    return True
+        return seen >= times
 
     def _repetition_draws(self) -> bool:
         n = len(self._history) - 1
@@ -513,10 +681,10 @@ class Board:
 
     def can_declare_count(self) -> CountKind | None:
         """The count the side to move may declare now, if any."""
-        if self.count is not None or has_unpromoted_bia(self._squares):
+        if self.count is not None or has_unpromoted_bia(self.piece_codes):
             return None
-        us_bare = is_bare(self._squares, self.turn)
-        them_bare = is_bare(self._squares, not self.turn)
+        us_bare = is_bare(self.piece_codes, self.turn)
+        them_bare = is_bare(self.piece_codes, not self.turn)
         if us_bare and not them_bare:
             return "pieces"
         if not us_bare and not them_bare:
@@ -529,12 +697,9 @@ class Board:
         if kind is None:
             reason = "a count is already running" if self.count else "the count may not be declared now"
             raise IllegalMoveError(reason, code="count_not_allowed")
-        if kind == "pieces":
-            limit = pieces_honour_limit(self._squares, not self.turn)
-        else:
-            limit = BOARD_HONOUR_LIMIT
+        limit = pieces_honour_limit(self.piece_codes, not self.turn) if kind == "pieces" else BOARD_HONOUR_LIMIT
         self.count = Count(kind, self.turn, limit)
-        self._history[-1] = (self._repetition_key(), self._history[-1][1])
+        self._history[-1] = (self.transposition_key(), self._history[-1][1])
         self._legal = None
         return self.count
 
@@ -546,11 +711,11 @@ class Board:
         if not self.can_stop_count():
             raise IllegalMoveError("only the side that declared the count may stop it, on its turn", code="no_count")
         self.count = None
-        self._history[-1] = (self._repetition_key(), self._history[-1][1])
+        self._history[-1] = (self.transposition_key(), self._history[-1][1])
         self._legal = None
 
     def _count_after_move(self, count: Count, mover: Color) -> Count | None:
-        if count.kind == "board" and (is_bare(self._squares, WHITE) or is_bare(self._squares, BLACK)):
+        if count.kind == "board" and (is_bare(self.piece_codes, WHITE) or is_bare(self.piece_codes, BLACK)):
             return None  # a bare Khun ends the board's honour count
         return count.after_move(mover)
 
@@ -559,7 +724,7 @@ class Board:
     def outcome(self) -> Outcome | None:
         """How the game has ended, or None while it goes on. A checkmate always wins."""
         if not self.legal_moves():
-            if self._checkers:
+            if self.checkers_mask:
                 return Outcome("0-1" if self.turn else "1-0", "checkmate")
             return Outcome("1/2-1/2", "stalemate")
         return self._draw()
@@ -568,8 +733,8 @@ class Board:
         """The draws that need no move generation: counting, material, repetition."""
         if self.count is not None and self.count.expired:
             return Outcome("1/2-1/2", "counting")
-        no_bia = not (self._bb[BIA] | self._bb[BIA + BLACK_OFFSET])  # a Bia keeps the material alive
-        if no_bia and is_dead_material(self._squares):
+        no_bia = not (self.bitboards[BIA] | self.bitboards[BIA + BLACK_OFFSET])  # a Bia keeps the material alive
+        if no_bia and is_dead_material(self.piece_codes):
             return Outcome("1/2-1/2", "material")
         if self._repetition_draws():
             return Outcome("1/2-1/2", "repetition")
@@ -579,10 +744,10 @@ class Board:
         return self.outcome() is not None
 
     def is_checkmate(self) -> bool:
-        return bool(self._checkers) and not self.legal_moves()
+        return bool(self.checkers_mask) and not self.legal_moves()
 
     def is_stalemate(self) -> bool:
-        return not self._checkers and not self.legal_moves()
+        return not self.checkers_mask and not self.legal_moves()
 
     # --- moves from people --------------------------------------------------------------
 
@@ -601,10 +766,72 @@ class Board:
         self.push(move)
         return move
 
-    def replay(self, moves: Iterable[Move | str]) -> None:
-        """Plays a stored game's moves (Move or UCI), each checked as ``play`` checks it."""
+    def replay(
+        self, moves: Iterable[Move | str], events: Iterable[CountEvent] = (), *, trusted: bool = False
+    ) -> None:
+        """Plays a stored game's moves (Move or UCI) and its count declarations and stops.
+
+        An event of ply ``p`` is applied before the move of index ``p`` (after the last move
+        when ``p`` is the number of moves); plies count the moves given here, which are the
+        game's plies for a board fresh from its FEN. Each move is checked as ``play`` checks
+        it, unless ``trusted``: moves that were checked when they were stored are pushed.
+
+        >>> board = Board("8/8/8/4k3/8/8/8/R2K4 b - - 0 1")
+        >>> board.replay(["e5e4", "a1a2"], [CountEvent(0, "count")], trusted=True)
+        >>> board.count
+        Count(kind='pieces', side=False, limit=13, done=1)
+        """
+        by_ply: dict[int, list[CountEvent]] = {}
+        for event in events:
+            by_ply.setdefault(event.ply, []).append(event)
+        make = self.push if trusted else self.play
+        played = 0
         for move in moves:
-            self.play(Move.from_uci(move) if isinstance(move, str) else move)
+            if by_ply and played in by_ply:
+                self._apply_count_events(by_ply[played])
+            make(Move.from_uci(move) if isinstance(move, str) else move)
+            played += 1
+        if played in by_ply:
+            self._apply_count_events(by_ply[played])
+
+    def _apply_count_events(self, events: list[CountEvent]) -> None:
+        for event in events:
+            if event.kind == "count":
+                self.declare_count()
+            else:
+                self.stop_count()
+
+    # --- notation (makruk/notation.py, which imports this module) --------------------------
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move ``text`` denotes, in UCI, SAN or Thai notation (``notation.parse_move``).
+
+        >>> Board().parse_move("จ๔")
+        Move.from_uci('e3e4')
+        """
+        from .notation import parse_move
+
+        return parse_move(self, text)
+
+    def san(self, move: Move) -> str:
+        """The move in standard algebraic notation, as Fairy-Stockfish writes it (``notation.san``).
+
+        >>> Board().san(Move.from_uci("b1d2"))
+        'Nd2'
+        """
+        from .notation import san
+
+        return san(self, move)
+
+    def thai_san(self, move: Move) -> str:
+        """The move in Thai algebraic notation (``notation.thai_san``).
+
+        >>> Board().thai_san(Move.from_uci("b1d2"))
+        'ม-ง๒'
+        """
+        from .notation import thai_san
+
+        return thai_san(self, move)
 
     def why_illegal(self, move: Move) -> IllegalMoveError:
         """The error explaining why ``move`` is not legal here."""
@@ -618,9 +845,11 @@ class Board:
         target = self.piece_at(move.to_square)
         if target is not None and target.color == self.turn:
             return IllegalMoveError(f"{uci}: you cannot capture your own piece", code="own_piece")
-        candidates = [m for m in self._pseudo_legal_all() if (m.from_square, m.to_square) == (move.from_square, move.to_square)]
+        candidates = [
+            m for m in self._pseudo_legal_all() if (m.from_square, m.to_square) == (move.from_square, move.to_square)
+        ]
         if not candidates:
-            occupied = self._occ[0] | self._occ[1]
+            occupied = self.occupied_co[0] | self.occupied_co[1]
             if (
                 piece.kind == PieceType.RUA
                 and A.RUA_RAYS[move.from_square] >> move.to_square & 1
@@ -633,7 +862,7 @@ class Board:
             if move.promotion:
                 return IllegalMoveError(f"{uci}: this move cannot promote", code="promotion_not_allowed")
             return IllegalMoveError(f"{uci}: the Bia must promote here (write {uci}m)", code="promotion_required")
-        if move not in self._pseudo_legal_filtered():
+        if move not in self.generate_moves():
             return IllegalMoveError(f"{uci} would leave your Khun in check", code="leaves_khun_in_check")
         return IllegalMoveError(
             f"{uci} repeats a position a third time by perpetual check; you must vary", code="perpetual_check"
@@ -643,13 +872,13 @@ class Board:
         """Moves by movement alone, ignoring check (for explaining errors, not for play)."""
         us = self.turn
         ksq = self.king(us)
-        khun_moves = [MOVES[ksq][to][0] for to in A.squares(A.KHUN[ksq] & ~self._occ[us])]
+        khun_moves = [MOVES[ksq][to][0] for to in A.squares(A.KHUN[ksq] & ~self.occupied_co[us])]
         # Without checkers and without enemy Rua (the only pinners) the generator filters nothing.
         enemy_rua = RUA + (BLACK_OFFSET if us else 0)
-        saved = self._checkers, self._bb[enemy_rua]
-        self._checkers, self._bb[enemy_rua] = 0, 0
+        saved = self.checkers_mask, self.bitboards[enemy_rua]
+        self.checkers_mask, self.bitboards[enemy_rua] = 0, 0
         try:
-            others = [m for m in self._pseudo_legal_filtered() if m.from_square != ksq]
+            others = [m for m in self.generate_moves() if m.from_square != ksq]
         finally:
-            self._checkers, self._bb[enemy_rua] = saved
+            self.checkers_mask, self.bitboards[enemy_rua] = saved
         return khun_moves + others

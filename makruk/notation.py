@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from . import attacks as A
 from .board import Board
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from .types import FILE_NAMES, SQUARE_NAMES, Move, PieceType
+from .types import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Move, PieceType, Square
 
 MAX_MOVE_TEXT = 40  # longer text is never a move; refusing early keeps parsing cheap
 
@@ -56,8 +56,42 @@ def thai_san(board: Board, move: Move) -> str:
     return _algebraic(board, move, THAI_LETTERS, THAI_FILES, lambda rank: THAI_DIGITS[rank + 1], thai=True)
 
 
-def square_thai(sq: int) -> str:
+def square_thai(sq: Square) -> str:
+    """The square's name in Thai coordinates.
+
+    >>> square_thai(20)
+    'จ๓'
+    """
     return THAI_FILES[sq & 7] + THAI_DIGITS[(sq >> 3) + 1]
+
+
+# --- squares and digits -------------------------------------------------------------------
+
+def read_square(text: str) -> Square | None:
+    """The square named in Latin (``e3``) or Thai (``จ3``, ``จ๓``) coordinates; surrounding
+    spaces and case are ignored. None when the text names no square.
+
+    >>> read_square("e3"), read_square(" E3 "), read_square("จ3"), read_square("จ๓")
+    (20, 20, 20, 20)
+    >>> read_square("e9"), read_square("e"), read_square("Nd2")
+    (None, None, None)
+    """
+    text = to_arabic_digits(text.strip().lower())
+    if len(text) != 2 or text[1] not in RANK_NAMES:
+        return None
+    files = FILE_NAMES if text[0] in FILE_NAMES else THAI_FILES
+    if text[0] not in files:
+        return None
+    return files.index(text[0]) + 8 * (int(text[1]) - 1)
+
+
+def to_arabic_digits(text: str) -> str:
+    """``text`` with Thai digits written as Arabic ones; nothing else changes.
+
+    >>> to_arabic_digits("จ๓ 10m ๑๒")
+    'จ3 10m 12'
+    """
+    return text.translate(_TO_ARABIC)
 
 
 def _algebraic(board: Board, move: Move, letters, files, rank_name, *, thai: bool) -> str:
@@ -144,7 +178,7 @@ def parse_move(board: Board, text: str) -> Move:
 
 
 def _clean(text: str) -> str:
-    text = text.strip().translate(_TO_ARABIC)
+    text = to_arabic_digits(text.strip())
     text = re.sub(r"[+#!?]+$", "", text).strip()
     return text
 
@@ -301,7 +335,7 @@ def _explain(board: Board, text: str, patterns: list[_Pattern]) -> IllegalMoveEr
     near = _select(board, board._pseudo_legal_all(), patterns) or _select(board, _by_movement(board), patterns)
     if len(near) == 1:
         error = board.why_illegal(near[0])
-        if error.code != "perpetual_check" or near[0] in board._pseudo_legal_filtered():
+        if error.code != "perpetual_check" or near[0] in board.generate_moves():
             return error
     return IllegalMoveError(f"no legal move matches {text!r}", code="no_such_move")
 

@@ -48,6 +48,9 @@ def parse_square(name: str) -> Square:
         raise InvalidMoveError(f"not a square: {name!r}") from None
 
 
+BLACK_OFFSET = 8  # a Black piece's code is its kind plus this (see ``Piece.code``)
+
+
 class PieceType(enum.IntEnum):
     """The six kinds of Makruk, plus the promoted Bia (Bia Ngai)."""
 
@@ -94,18 +97,24 @@ class Piece:
             raise ValueError(f"not a piece symbol: {symbol!r}")
         return cls(kind, symbol[0].isupper())
 
-    # Internal code used by the board's tables: 1..7 White, 9..15 Black.
     @property
     def code(self) -> int:
-        return self.kind + (0 if self.color else 8)
+        """The number standing for this piece in the board's tables: the kind's value for White
+        (1-7), plus ``BLACK_OFFSET`` for Black (9-15); 0 is an empty square.
+
+        >>> Piece.from_symbol("R").code, Piece.from_symbol("r").code
+        (6, 14)
+        """
+        return self.kind + (0 if self.color else BLACK_OFFSET)
 
 
 def piece_from_code(code: int) -> Piece:
+    """The piece a (non-zero) code stands for; see ``Piece.code``."""
     return _PIECES_BY_CODE[code]
 
 
 _PIECES_BY_CODE = {
-    kind + (0 if color else 8): Piece(kind, color) for kind in PieceType for color in (WHITE, BLACK)
+    kind + (0 if color else BLACK_OFFSET): Piece(kind, color) for kind in PieceType for color in (WHITE, BLACK)
 }
 
 

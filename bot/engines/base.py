@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from makruk import Board
-
-from ..services.replay import CountEvent, replay
+from makruk import Board, CountEvent
+from makruk.board import Perpetual, Promotion
 
 MATE_VALUE = 100_000  # centipawns standing for a mate (minus the moves it takes)
 
@@ -58,12 +57,14 @@ class EnginePosition:
     start_fen: str
     moves: tuple[str, ...]
     events: tuple[CountEvent, ...] = ()
-    promotion: str = "forced"
-    perpetual: str = "forbid"
+    promotion: Promotion = "forced"
+    perpetual: Perpetual = "forbid"
 
     def board(self) -> Board:
-        return replay(self.start_fen, list(self.moves), list(self.events),
-                      promotion=self.promotion, perpetual=self.perpetual)
+        """The board after the game's moves and count events (checked when they were stored)."""
+        board = Board(self.start_fen, promotion=self.promotion, perpetual=self.perpetual)
+        board.replay(self.moves, self.events, trusted=True)
+        return board
 
 
 class Engine(Protocol):

@@ -9,7 +9,7 @@ import pytest
 from bot.engines import Analysis, EnginePosition
 from bot.engines.builtin import wants_count
 from bot.engines.builtin.evaluation import move_delta, scores, static_eval
-from bot.engines.builtin.search import MATE, Limits, Searcher, SearchResult, _repeats, pick_near_best
+from bot.engines.builtin.search import MATE, Limits, Searcher, SearchResult, pick_near_best
 from bot.engines.levels import LEVELS, builtin_level, level, rating
 from bot.engines.uci import parse_info
 from bot.services.analysis import biggest_mistakes, format_score, review_plies
@@ -58,9 +58,9 @@ def test_repetition_and_dead_material_score_zero():
     board = Board("8/8/3k4/3s4/8/3K4/2S5/1R6 w - - 0 1")
     for uci in ("b1b2", "d6e6", "b2b1"):
         push_uci(board, uci)
-        assert not _repeats(board)
+        assert not board.is_repetition(2)
     push_uci(board, "e6d6")
-    assert _repeats(board)  # the start position again: the search scores it a draw
+    assert board.is_repetition(2)  # the start position again: the search scores it a draw
 
 
 def test_incremental_values_match_a_fresh_count():
@@ -68,7 +68,7 @@ def test_incremental_values_match_a_fresh_count():
         board = position.board()
         for move in board.legal_moves()[:8]:
             mg, eg = scores(board.placement())
-            d_mg, d_eg = move_delta(board._squares, move)
+            d_mg, d_eg = move_delta(board.piece_codes, move)
             board.push(move)
             assert scores(board.placement()) == (mg + d_mg, eg + d_eg)
             board.pop()

@@ -12,12 +12,12 @@ the whole position and answers from the side to move's point of view.
 
 from __future__ import annotations
 
+from makruk import Board
 from makruk import attacks as A
-from makruk.counting import has_unpromoted_bia, is_dead_material, pieces_honour_limit
-from makruk.types import Move, PieceType
+from makruk.counting import is_dead_material, pieces_honour_limit
+from makruk.types import BLACK_OFFSET, Move, PieceType
 
 BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
-BLACK_OFFSET = 8
 
 # (middlegame, endgame) values; a Bia Ngai moves like a Met and is worth as much.
 VALUES: dict[int, tuple[int, int]] = {
@@ -156,10 +156,10 @@ def move_delta(squares: list[int], move: Move) -> tuple[int, int]:
     return d_mg, d_eg
 
 
-def evaluate(board, mg: int, eg: int) -> int:
+def evaluate(board: Board, mg: int, eg: int) -> int:
     """The position's value for the side to move; 0 for dead-draw material."""
-    bb = board._bb
-    occ_white, occ_black = board._occ[1], board._occ[0]
+    bb = board.bitboards
+    occ_white, occ_black = board.occupied_co[1], board.occupied_co[0]
     occupied = occ_white | occ_black
     phase = (4 * (bb[RUA] | bb[RUA + BLACK_OFFSET]).bit_count()
              + 2 * (bb[MA] | bb[MA + BLACK_OFFSET] | bb[KHON] | bb[KHON + BLACK_OFFSET]).bit_count()
@@ -203,25 +203,25 @@ def _mobility(bb: list[int], occupied: int, occ_white: int, occ_black: int) -> i
     return mobility
 
 
-def _endgame(board, score: int, white_k: int, black_k: int) -> int:
+def _endgame(board: Board, score: int, white_k: int, black_k: int) -> int:
     """No unpromoted Bia: counting and dead material decide what the material is worth."""
-    squares = board._squares
-    if (board._occ[0] | board._occ[1]).bit_count() <= 8 and is_dead_material(squares):
+    squares = board.piece_codes
+    if (board.occupied_co[0] | board.occupied_co[1]).bit_count() <= 8 and is_dead_material(squares):
         return 0
-    white_bare = board._occ[1] == 1 << white_k
-    black_bare = board._occ[0] == 1 << black_k
+    white_bare = board.occupied_co[1] == 1 << white_k
+    black_bare = board.occupied_co[0] == 1 << black_k
     if white_bare and black_bare:
         return 0
     strong = score > 0  # True: White is ahead
     weak_k, strong_k = (black_k, white_k) if strong else (white_k, black_k)
     material = _material(board, strong)
-    if material < MATE_MATERIAL_THRESHOLD and not board._bb[RUA + (0 if strong else BLACK_OFFSET)]:
+    if material < MATE_MATERIAL_THRESHOLD and not board.bitboards[RUA + (0 if strong else BLACK_OFFSET)]:
         score = int(score / 4)  # Khon, Ma, Met and Bia Ngai alone seldom mate in time
     elif abs(score) > 250:
         # Mop-up: drive the lone Khun to the edge, bring our Khun close.
         distance = abs((weak_k & 7) - (strong_k & 7)) + abs((weak_k >> 3) - (strong_k >> 3))
         bonus = 12 * _CENTRE_DISTANCE[weak_k] + 6 * (14 - distance)
-        army = board._occ[1 if strong else 0] & ~(1 << strong_k)  # the other pieces close in too
+        army = board.occupied_co[1 if strong else 0] & ~(1 << strong_k)  # the other pieces close in too
         while army:
             low = army & -army
             army ^= low
@@ -245,16 +245,12 @@ def _endgame(board, score: int, white_k: int, black_k: int) -> int:
     return score
 
 
-def _material(board, white: bool) -> int:
-    bb = board._bb
+def _material(board: Board, white: bool) -> int:
+    bb = board.bitboards
     off = 0 if white else BLACK_OFFSET
     return sum(VALUES[kind][1] * bb[kind + off].bit_count() for kind in (BIA_NGAI, MET, KHON, MA, RUA))
 
 
-def static_eval(board) -> int:
+def static_eval(board: Board) -> int:
     """``evaluate`` for a board whose values are not being kept incrementally."""
-    return evaluate(board, *scores(board._squares))
-
-
-def is_bia_free(board) -> bool:
-    return not has_unpromoted_bia(board._squares)
+    return evaluate(board, *scores(board.piece_codes))

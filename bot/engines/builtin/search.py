@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from makruk import Board, Move
 from makruk.counting import is_bare
 
-from .evaluation import ORDER_VALUE, evaluate, move_delta, scores
-from .moves import tactical_moves
+from .evaluation import BIA, BLACK_OFFSET, ORDER_VALUE, evaluate, move_delta, scores
 
 INF = 10_000_000
 MATE = 1_000_000
@@ -96,7 +95,7 @@ class Searcher:
         self.node_limit = limits.nodes if limits.nodes is not None else math.inf
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: dict[tuple[int, int], int] = {}
-        self.mg, self.eg = scores(board._squares)
+        self.mg, self.eg = scores(board.piece_codes)
         self._stack: list[tuple[int, int]] = []
 
         best_move, best_score, pv, depth_done = root_moves[0], -INF, [root_moves[0]], 0
@@ -111,7 +110,7 @@ class Searcher:
             except _Stop:
                 if self._partial is not None and depth_done:
                     best_move, best_score = self._partial
-                    pv = [best_move] + self._pv_after(best_move)
+                    pv = [best_move, *self._pv_after(best_move)]
                 break
             best_move, best_score, depth_done = move, score, depth
             pv = self._pv_line(best_move)
@@ -193,9 +192,9 @@ class Searcher:
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0:
             self._check_budget()
-        if _repeats(board):
-            return 0
-        in_check = board._checkers
+        if board.is_repetition(2):
+            return 0  # the position occurred before (in the game or the search line): a draw
+        in_check = board.checkers_mask
         if in_check:
             depth += 1  # look further into checks: mates hide behind them
         if depth <= 0 or ply >= MAX_PLY:
@@ -207,7 +206,7 @@ class Searcher:
         if alpha >= beta:
             return alpha
 
-        key = _key(board)
+        key = board.transposition_key()
         entry = self.tt.get(key)
         tt_move = None
         if entry is not None:
@@ -217,7 +216,7 @@ class Searcher:
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
 
-        moves = board._pseudo_legal_filtered()
+        moves = board.generate_moves()
         if not moves:
             return -MATE + ply if in_check else 0
         count = board.count
@@ -235,7 +234,7 @@ class Searcher:
 
     def _moves(self, moves, depth, alpha, beta, ply, is_pv, in_check, key, tt_move) -> int:
         board = self.board
-        squares = board._squares
+        squares = board.piece_codes
         static = None
         if not is_pv and not in_check and abs(beta) < MATE_BOUND:
             static = evaluate(board, self.mg, self.eg)
@@ -249,7 +248,7 @@ class Searcher:
         for i, move in enumerate(self._order(moves, ply, tt_move)):
             quiet = not squares[move.to_square] and not move.promotion
             self._make(move)
-            gives_check = board._checkers
+            gives_check = board.checkers_mask
             try:
                 if futile and quiet and not gives_check and i > 0:
                     continue
@@ -289,7 +288,7 @@ class Searcher:
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0:
             self._check_budget()
-        in_check = board._checkers
+        in_check = board.checkers_mask
         count = board.count
         if not in_check:
             if count is not None and count.expired:
@@ -302,7 +301,7 @@ class Searcher:
         elif ply >= MAX_PLY or qply > 8:
             return evaluate(board, self.mg, self.eg)
         if in_check:
-            moves = board._pseudo_legal_filtered()
+            moves = board.generate_moves()
             if not moves:
                 return -MATE + ply
             if count is not None and count.expired:
@@ -310,14 +309,16 @@ class Searcher:
             best = -INF
             ordered = self._order(moves, ply, None)
         else:
-            squares = board._squares
+            squares = board.piece_codes
             ordered = []
-            for move in tactical_moves(board):
+            for move in board.generate_tactical_moves():
                 # Delta pruning: even winning this piece cannot lift the score to alpha.
                 if stand + ORDER_VALUE[squares[move.to_square]] + 200 + (110 if move.promotion else 0) > alpha:
                     ordered.append(move)
-            ordered.sort(key=lambda m: ORDER_VALUE[squares[m.to_square]] * 16 - ORDER_VALUE[squares[m.from_square]] // 64,
-                         reverse=True)
+            ordered.sort(
+                key=lambda m: ORDER_VALUE[squares[m.to_square]] * 16 - ORDER_VALUE[squares[m.from_square]] // 64,
+                reverse=True,
+            )
             best = stand
         for move in ordered:
             self._make(move)
@@ -338,9 +339,10 @@ class Searcher:
     def _declare_if_bare(self) -> int | None:
         """A bare Khun to move declares the pieces' honour count; returns the limit or None."""
         board = self.board
-        if board.count is not None or board._bb[1] or board._bb[9]:  # a count runs, or a Bia is left
+        bitboards = board.bitboards
+        if board.count is not None or bitboards[BIA] or bitboards[BIA + BLACK_OFFSET]:  # a count runs, or a Bia is left
             return None
-        if not is_bare(board._squares, board.turn) or is_bare(board._squares, not board.turn):
+        if not is_bare(board.piece_codes, board.turn) or is_bare(board.piece_codes, not board.turn):
             return None
         return board.declare_count().limit
 
@@ -350,7 +352,7 @@ class Searcher:
     # --- making moves, ordering, the table --------------------------------------------
 
     def _make(self, move: Move) -> None:
-        d_mg, d_eg = move_delta(self.board._squares, move)
+        d_mg, d_eg = move_delta(self.board.piece_codes, move)
         self._stack.append((self.mg, self.eg))
         self.mg += d_mg
         self.eg += d_eg
@@ -361,7 +363,7 @@ class Searcher:
         self.mg, self.eg = self._stack.pop()
 
     def _order(self, moves: list[Move], ply: int, tt_move: Move | None) -> list[Move]:
-        squares = self.board._squares
+        squares = self.board.piece_codes
         killers = self.killers[ply] if ply < len(self.killers) else (None, None)
         history = self.history
 
@@ -382,11 +384,11 @@ class Searcher:
         return sorted(moves, key=rank, reverse=True)
 
     def _tt_move(self) -> Move | None:
-        entry = self.tt.get(_key(self.board))
+        entry = self.tt.get(self.board.transposition_key())
         return entry[3] if entry else None
 
     def _store(self, ply: int, depth: int, score: int, flag: int, move: Move) -> None:
-        self._store_key(_key(self.board), depth, score, flag, move, ply)
+        self._store_key(self.board.transposition_key(), depth, score, flag, move, ply)
 
     def _store_key(self, key, depth: int, score: int, flag: int, move: Move, ply: int) -> None:
         entry = self.tt.get(key)
@@ -394,22 +396,22 @@ class Searcher:
             self.tt[key] = (depth, flag, _to_tt(score, ply), move)
 
     def _pv_line(self, first: Move) -> list[Move]:
-        return [first] + self._pv_after(first)
+        return [first, *self._pv_after(first)]
 
     def _pv_after(self, first: Move) -> list[Move]:
         """The expected continuation after ``first``, read from the table (legal moves only)."""
         board = self.board
         line: list[Move] = []
         board.push(first)
-        seen = {_key(board)}
+        seen = {board.transposition_key()}
         try:
             while len(line) < 16:
-                entry = self.tt.get(_key(board))
-                if entry is None or entry[3] is None or entry[3] not in board._pseudo_legal_filtered():
+                entry = self.tt.get(board.transposition_key())
+                if entry is None or entry[3] is None or entry[3] not in board.generate_moves():
                     break
                 board.push(entry[3])
                 line.append(entry[3])
-                key = _key(board)
+                key = board.transposition_key()
                 if key in seen:
                     break
                 seen.add(key)
@@ -421,21 +423,6 @@ class Searcher:
     def _check_budget(self) -> None:
         if self.nodes >= self.node_limit or time.perf_counter() >= self.deadline:
             raise _Stop
-
-
-def _key(board: Board):
-    return board._key if board.count is None else (board._key, board.count)
-
-
-def _repeats(board: Board) -> bool:
-    """The position occurred before (in the game or the search line): scored as a draw."""
-    history = board._history
-    n = len(history) - 1
-    key = history[n][0]
-    for i in range(n - 4, board._window - 1, -2):
-        if history[i][0] == key:
-            return True
-    return False
 
 
 def _to_tt(score: int, ply: int) -> int:
