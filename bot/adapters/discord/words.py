@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import discord
 
-from ...services.games import MoveChoice
+from makruk import to_arabic_digits
 
-_THAI_DIGITS = str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789")
+from ...services.games import MoveChoice
 
 
 def handle(user: discord.abc.User) -> str:
@@ -44,4 +44,4 @@ def matching_moves(choices: Sequence[MoveChoice], typed: str) -> list[MoveChoice
 
 
 def _fold(text: str) -> str:
-    return "".join(text.translate(_THAI_DIGITS).casefold().split())
+    return "".join(to_arabic_digits(text).casefold().split())

@@ -25,8 +25,7 @@ from linebot.v3.messaging import (  # type: ignore[import-untyped]  # line-bot-s
     UserMentionTarget,
 )
 
-from makruk import SQUARE_NAMES, parse_square
-from makruk.notation import THAI_FILES
+from makruk import SQUARE_NAMES, parse_square, square_thai, to_arabic_digits
 from renderers import square_box
 
 from ...i18n import Catalog
@@ -167,7 +166,7 @@ class Composer:
 def _square_text(square: int, coords: str) -> str:
     """``e3``, or ``จ3`` when the board is labelled in Thai (the service reads both)."""
     if coords == "thai":
-        return THAI_FILES[square & 7] + str((square >> 3) + 1)
+        return to_arabic_digits(square_thai(square))
     return SQUARE_NAMES[square]
 
 
