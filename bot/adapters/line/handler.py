@@ -31,6 +31,8 @@ from linebot.v3.webhooks import (  # type: ignore[import-untyped]  # line-bot-sd
     UserSource,
 )
 
+from storage import Storage
+
 from ...i18n import Catalog
 from ...messages import Action, Incoming, Notice, Reply, User
 from ...services.games import GameService
@@ -78,7 +80,7 @@ def target_of(channel: str) -> str:
 
 
 class LineHandler:
-    def __init__(self, games: GameService, storage, api: AsyncMessagingApi, profiles: Profiles,
+    def __init__(self, games: GameService, storage: Storage, api: AsyncMessagingApi, profiles: Profiles,
                  composer: Composer, catalog: Catalog, *, language: str = "th",
                  push_retry_delays: Sequence[float] = PUSH_RETRY_DELAYS) -> None:
         self.games = games
