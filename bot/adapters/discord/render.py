@@ -18,6 +18,7 @@ from makruk import SQUARE_NAMES, square_thai
 
 from ...i18n import Catalog
 from ...messages import GameView, Reply
+from ..text import clip
 from . import views
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class Renderer:
 
     def reply(self, reply: Reply, *, choices: Sequence[MoveChoice] = ()) -> Outgoing:
         """The message for ``reply``; ``choices`` (the side to move's legal moves) fill the piece select."""
-        embed = discord.Embed(description=_clip(reply.text), colour=COLOURS.get(reply.kind))
+        embed = discord.Embed(description=clip(reply.text, EMBED_LIMIT), colour=COLOURS.get(reply.kind))
         out = Outgoing(embed=embed)
         if reply.kind == "export":
             out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=PGN_FILE)
@@ -120,7 +121,3 @@ class Renderer:
             actions.append(("flip", self.t(language, "discord.button.flip")))
         items += views.action_buttons(actions)
         return items
-
-
-def _clip(text: str, limit: int = EMBED_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -31,6 +31,7 @@ from renderers import square_box
 from ...i18n import Catalog
 from ...messages import Action, BoardView, Reply, User
 from ...services.games import GameService, MoveChoice
+from ..text import clip
 from .images import IMAGEMAP_BASE, ImageStore
 
 MAX_MESSAGES = 5
@@ -76,7 +77,8 @@ class Composer:
 
     def quick_reply(self, actions: Sequence[Action], language: str) -> QuickReply | None:
         items = [
-            QuickReplyItem(action=MessageAction(label=_label(a.label), text=self.command_text(a.command, language)))
+            QuickReplyItem(action=MessageAction(label=clip(a.label, MAX_LABEL),
+                                                text=self.command_text(a.command, language)))
             for a in actions[:MAX_QUICK_REPLIES]
         ]
         return QuickReply(items=items) if items else None
@@ -168,10 +170,6 @@ def _square_text(square: int, coords: str) -> str:
     if coords == "thai":
         return to_arabic_digits(square_thai(square))
     return SQUARE_NAMES[square]
-
-
-def _label(text: str) -> str:
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
 def _merged(texts: list[str], room: int) -> list[Message]:
