@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import NoReturn
 
 from .board import Board
 from .errors import MakrukError
@@ -21,7 +22,7 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not argparse's usage block
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
         raise _UsageError(message)
 
 
@@ -73,24 +74,24 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--perpetual", choices=["forbid", "draw"], default="forbid")
 
 
-def _board(args) -> Board:
+def _board(args: argparse.Namespace) -> Board:
     return Board(args.fen, promotion=args.promotion, perpetual=args.perpetual)
 
 
-def _perft(args) -> str:
+def _perft(args: argparse.Namespace) -> str:
     if args.depth < 0:
         raise _UsageError(f"depth must not be negative, got {args.depth}")
     return str(perft(_board(args), args.depth))
 
 
-def _legal(args) -> str:
+def _legal(args: argparse.Namespace) -> str:
     board = _board(args)
     for token in args.moves:
         board.play(Move.from_uci(token))
     return " ".join(sorted(m.uci() for m in board.legal_moves()))
 
 
-def _status(args) -> str:
+def _status(args: argparse.Namespace) -> str:
     board = _board(args)
     for token in args.tokens:
         if token == "count":
@@ -115,7 +116,7 @@ def _status(args) -> str:
     return json.dumps(status, ensure_ascii=False)
 
 
-def _parse(args) -> str:
+def _parse(args: argparse.Namespace) -> str:
     return parse_move(_board(args), args.text).uci()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 Bitboard = int
 ALL: Bitboard = (1 << 64) - 1
 RANK_1: Bitboard = 0xFF
@@ -105,7 +107,7 @@ def _between_table() -> list[list[Bitboard]]:
 BETWEEN: list[list[Bitboard]] = _between_table()
 
 
-def squares(bb: Bitboard):
+def squares(bb: Bitboard) -> Iterator[int]:
     """Yields the squares of a bitboard, lowest first."""
     while bb:
         low = bb & -bb

@@ -46,6 +46,8 @@ from .types import (
 Promotion = Literal["forced", "optional"]
 Perpetual = Literal["forbid", "draw"]
 TranspositionKey = int | tuple[int, Count]  # see ``Board.transposition_key``
+# What pop needs back: the captured code, halfmove clock, count, key, checkers and window.
+_Undo = tuple[int, int, Count | None, int, Bitboard, int]
 
 BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
 
@@ -64,7 +66,7 @@ class Outcome:
     def winner(self) -> Color | None:
         return {"1-0": WHITE, "0-1": BLACK}.get(self.result)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str]:
         return {"result": self.result, "reason": self.reason}
 
 
@@ -121,9 +123,9 @@ class Board:
 
     def _set_fen(self, fen: str) -> None:
         fields = parse_fen(fen)
-        self.piece_codes = list(fields.placement)
-        self.bitboards = [0] * 16
-        self.occupied_co = [0, 0]  # indexed by colour: [Black, White]
+        self.piece_codes: list[int] = list(fields.placement)
+        self.bitboards: list[Bitboard] = [0] * 16
+        self.occupied_co: list[Bitboard] = [0, 0]  # indexed by colour: [Black, White]
         key = 0
         for sq, code in enumerate(self.piece_codes):
             if code:
@@ -133,18 +135,19 @@ class Board:
         self.turn: Color = fields.turn
         if not self.turn:
             key ^= ZOBRIST_BLACK
-        self.halfmove_clock = fields.halfmove_clock
-        self.fullmove_number = fields.fullmove_number
-        self.starting_position = write_fen(fields)
+        self.halfmove_clock: int = fields.halfmove_clock
+        self.fullmove_number: int = fields.fullmove_number
+        self.starting_position: str = write_fen(fields)
         self.count: Count | None = None
         self.move_stack: list[Move] = []
         self._key = key
         if self.attackers_mask(self.turn, self.king(not self.turn)):
             raise InvalidFenError(f"the side to move could capture the enemy Khun: {fen!r}")
-        self.checkers_mask = self.attackers_mask(not self.turn, self.king(self.turn))
+        self.checkers_mask: Bitboard = self.attackers_mask(not self.turn, self.king(self.turn))
         self._window = 0  # ply of the last irreversible move: no repetition reaches before it
-        self._stack: list[tuple] = []
-        self._history = [(self.transposition_key(), bool(self.checkers_mask))]
+        self._stack: list[_Undo] = []
+        # For each position since the FEN: its key and whether the side to move is in check.
+        self._history: list[tuple[TranspositionKey, bool]] = [(self.transposition_key(), bool(self.checkers_mask))]
         self._legal: list[Move] | None = None
 
     def copy(self) -> Board:
@@ -608,7 +611,7 @@ class Board:
         history, start = self._history, self._window
         if len(history) - start < 8:
             return False
-        seen: set = set()
+        seen: set[TranspositionKey] = set()
         for i in range(len(history) - 2, start - 1, -2):  # positions with the other side to move
             key = history[i][0]
             if key in seen:
@@ -616,7 +619,7 @@ class Board:
             seen.add(key)
         return False
 
-    def _first_occurrence(self, key, end: int) -> int | None:
+    def _first_occurrence(self, key: TranspositionKey, end: int) -> int | None:
         """Ply of the first occurrence of ``key`` in the history before ``end``, if it occurred twice."""
         history = self._history
         plies = [i for i in range(self._window, end) if history[i][0] == key]

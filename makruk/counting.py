@@ -5,6 +5,7 @@ Functions here take a board's placement as a list of 64 piece codes (0 = empty).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -30,25 +31,25 @@ class Count:
     def expired(self) -> bool:
         return self.done >= self.limit
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | int]:
         return {"kind": self.kind, "side": "w" if self.side else "b", "limit": self.limit, "done": self.done}
 
 
 _B = {color: {kind: Piece(kind, color).code for kind in PieceType} for color in (WHITE, BLACK)}
 
 
-def has_unpromoted_bia(placement) -> bool:
+def has_unpromoted_bia(placement: Sequence[int]) -> bool:
     return _B[WHITE][PieceType.BIA] in placement or _B[BLACK][PieceType.BIA] in placement
 
 
-def is_bare(placement, color: Color) -> bool:
+def is_bare(placement: Sequence[int], color: Color) -> bool:
     """True when ``color`` has nothing but its Khun."""
     khun = _B[color][PieceType.KHUN]
     low, high = (1, 7) if color else (9, 15)
     return not any(low <= code <= high and code != khun for code in placement)
 
 
-def pieces_honour_limit(placement, strong: Color) -> int:
+def pieces_honour_limit(placement: Sequence[int], strong: Color) -> int:
     """Moves the stronger side gets against a bare Khun: base from its pieces, minus all pieces.
 
     >>> from makruk.fen import parse_fen
@@ -74,7 +75,7 @@ def pieces_honour_limit(placement, strong: Color) -> int:
     return base - on_board
 
 
-def _material(placement, color: Color) -> dict[PieceType, int]:
+def _material(placement: Sequence[int], color: Color) -> dict[PieceType, int]:
     counts = dict.fromkeys(PieceType, 0)
     for code in placement:
         if code and (code < 8) == color:
@@ -84,7 +85,7 @@ def _material(placement, color: Color) -> dict[PieceType, int]:
 
 # --- dead draws -------------------------------------------------------------------------
 
-def is_dead_material(placement) -> bool:
+def is_dead_material(placement: Sequence[int]) -> bool:
     """The material table of RULES.md: true when the position is a draw at once.
 
     Applies only when no unpromoted Bia is on the board; "Bia" in the table is Bia Ngai.
@@ -105,7 +106,7 @@ class _Side:
     ngai_squares: tuple[int, ...]
 
 
-def _side_material(placement, color: Color) -> _Side:
+def _side_material(placement: Sequence[int], color: Color) -> _Side:
     letters = {PieceType.MA: "n", PieceType.RUA: "r", PieceType.KHON: "s", PieceType.MET: "m", PieceType.BIA_NGAI: "g"}
     kinds, ngai = [], []
     for sq, code in enumerate(placement):
@@ -127,7 +128,7 @@ def _one_of(side: _Side, options: list[tuple[str, ...]]) -> bool:
 
 def _matches(strong: _Side, weak: _Side) -> bool:
     khon_or_ma = ["s", "n"]
-    rows = [
+    rows: list[tuple[bool, list[tuple[str, ...]]]] = [
         (_is(strong, "g", "g", "g") and _two_connected_one_separate(strong.ngai_squares), [("g",)]),
         (_is(strong, "n", "s", "g"), [("g", "g")]),
         (_is(strong, "r"), [("g", "g", "g"), ("n", "g"), ("s", "g")]),

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import Move
+
 
 class MakrukError(ValueError):
     """Base of every rules error."""
@@ -43,6 +48,6 @@ class AmbiguousMoveError(MakrukError):
 
     code = "ambiguous"
 
-    def __init__(self, message: str, candidates: list) -> None:
+    def __init__(self, message: str, candidates: list[Move]) -> None:
         super().__init__(message)
         self.candidates = candidates

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import attacks as A
@@ -65,6 +66,70 @@ def square_thai(sq: Square) -> str:
     return THAI_FILES[sq & 7] + THAI_DIGITS[(sq >> 3) + 1]
 
 
+def _algebraic(
+    board: Board,
+    move: Move,
+    letters: dict[PieceType, str],
+    files: str,
+    rank_name: Callable[[int], str],
+    *,
+    thai: bool,
+) -> str:
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        raise IllegalMoveError(f"no piece on {SQUARE_NAMES[move.from_square]}", code="no_piece")
+    capture = board.piece_at(move.to_square) is not None
+    dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
+    if piece.kind == PieceType.BIA:
+        text = (files[move.from_square & 7] + "x" + dest) if capture else dest
+        if move.promotion:
+            text += "=M"
+    else:
+        text = letters[piece.kind] + _disambiguation(board, move, files, rank_name)
+        if thai:
+            text += "x" if capture else "-"
+        elif capture:
+            text += "x"
+        text += dest
+    return text + _check_suffix(board, move)
+
+
+def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[int], str]) -> str:
+    # Rivals are pieces with the same SAN letter, in Thai too: Fairy-Stockfish's Bia Ngai is a
+    # Met, so it disambiguates ม็ and ง against each other although their Thai letters differ.
+    letter = SAN_LETTERS[_kind(board, move.from_square)]
+    rivals = [
+        m.from_square
+        for m in board.legal_moves()
+        if m.to_square == move.to_square
+        and m.from_square != move.from_square
+        and SAN_LETTERS[_kind(board, m.from_square)] == letter
+    ]
+    if not rivals:
+        return ""
+    file, rank = move.from_square & 7, move.from_square >> 3
+    if all(sq & 7 != file for sq in rivals):
+        return files[file]
+    if all(sq >> 3 != rank for sq in rivals):
+        return rank_name(rank)
+    return files[file] + rank_name(rank)
+
+
+def _kind(board: Board, sq: int) -> PieceType:
+    """The kind of the piece on ``sq``, which is not empty."""
+    return PieceType(board.piece_codes[sq] & 7)
+
+
+def _check_suffix(board: Board, move: Move) -> str:
+    board.push(move)
+    try:
+        if not board.is_check():
+            return ""
+        return "#" if not board.legal_moves() else "+"
+    finally:
+        board.pop()
+
+
 # --- squares and digits -------------------------------------------------------------------
 
 def read_square(text: str) -> Square | None:
@@ -92,57 +157,6 @@ def to_arabic_digits(text: str) -> str:
     'จ3 10m 12'
     """
     return text.translate(_TO_ARABIC)
-
-
-def _algebraic(board: Board, move: Move, letters, files, rank_name, *, thai: bool) -> str:
-    piece = board.piece_at(move.from_square)
-    if piece is None:
-        raise IllegalMoveError(f"no piece on {SQUARE_NAMES[move.from_square]}", code="no_piece")
-    capture = board.piece_at(move.to_square) is not None
-    dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
-    if piece.kind == PieceType.BIA:
-        text = (files[move.from_square & 7] + "x" + dest) if capture else dest
-        if move.promotion:
-            text += "=M"
-    else:
-        text = letters[piece.kind] + _disambiguation(board, move, files, rank_name)
-        if thai:
-            text += "x" if capture else "-"
-        elif capture:
-            text += "x"
-        text += dest
-    return text + _check_suffix(board, move)
-
-
-def _disambiguation(board: Board, move: Move, files, rank_name) -> str:
-    # Rivals are pieces with the same SAN letter, in Thai too: Fairy-Stockfish's Bia Ngai is a
-    # Met, so it disambiguates ม็ and ง against each other although their Thai letters differ.
-    letter = SAN_LETTERS[board.piece_at(move.from_square).kind]
-    rivals = [
-        m.from_square
-        for m in board.legal_moves()
-        if m.to_square == move.to_square
-        and m.from_square != move.from_square
-        and SAN_LETTERS[board.piece_at(m.from_square).kind] == letter
-    ]
-    if not rivals:
-        return ""
-    file, rank = move.from_square & 7, move.from_square >> 3
-    if all(sq & 7 != file for sq in rivals):
-        return files[file]
-    if all(sq >> 3 != rank for sq in rivals):
-        return rank_name(rank)
-    return files[file] + rank_name(rank)
-
-
-def _check_suffix(board: Board, move: Move) -> str:
-    board.push(move)
-    try:
-        if not board.is_check():
-            return ""
-        return "#" if not board.legal_moves() else "+"
-    finally:
-        board.pop()
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -295,7 +309,7 @@ def _matches(board: Board, move: Move, p: _Pattern) -> bool:
         return False
     if p.from_rank is not None and move.from_square >> 3 != p.from_rank:
         return False
-    if p.kinds is not None and board.piece_at(move.from_square).kind not in p.kinds:
+    if p.kinds is not None and _kind(board, move.from_square) not in p.kinds:
         return False
     return p.promotion is None or move.promotion == p.promotion
 
@@ -326,10 +340,10 @@ def _select(board: Board, moves: list[Move], patterns: list[_Pattern]) -> list[M
 
 def _explain(board: Board, text: str, patterns: list[_Pattern]) -> IllegalMoveError:
     """Why nothing legal matched: reuse the board's reasons when one move was clearly meant."""
-    coordinate = next((p for p in patterns if p.from_file is not None and p.from_rank is not None), None)
-    if coordinate is not None and len(patterns) == 1:
-        frm = coordinate.from_file + 8 * coordinate.from_rank
-        return board.why_illegal(Move(frm, coordinate.to_square, bool(coordinate.promotion)))
+    if len(patterns) == 1:
+        frm = _from_square(patterns[0])
+        if frm is not None:  # a move written with both squares
+            return board.why_illegal(Move(frm, patterns[0].to_square, bool(patterns[0].promotion)))
     # A Rua move that is blocked, or a move onto an own piece, is not even pseudo-legal: look
     # at how the pieces move on an empty board, so that "Ra4" says the way is blocked.
     near = _select(board, board._pseudo_legal_all(), patterns) or _select(board, _by_movement(board), patterns)
@@ -342,7 +356,7 @@ def _explain(board: Board, text: str, patterns: list[_Pattern]) -> IllegalMoveEr
 
 def _by_movement(board: Board) -> list[Move]:
     """Every move of the side to move as its pieces move on an empty board."""
-    moves = []
+    moves: list[Move] = []
     for frm, piece in board.piece_map().items():
         if piece.color == board.turn:
             reach = _REACH[piece.kind](frm, piece.color)

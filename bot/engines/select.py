@@ -14,6 +14,7 @@ from makruk import Board, Move
 from ..config import Settings
 from .base import Analysis, EngineError, EnginePosition, final_analysis, game_positions
 from .builtin import DRAW_THRESHOLD, BuiltinEngine, wants_count
+from .levels import Level
 from .levels import level as level_spec
 from .uci import UciEngine, find_fairy_stockfish
 
@@ -41,15 +42,15 @@ class LevelledEngine:
     async def best_move(self, position: EnginePosition, *, level: int) -> str:
         spec = level_spec(level)
         if spec.engine == "fairy-stockfish" and self.fairy is not None:
-            move = await self._fairy_move(position, spec)
+            move = await self._fairy_move(self.fairy, position, spec)
             if move is not None:
                 return move
         return await self.builtin.best_move(position, level=level)
 
-    async def _fairy_move(self, position: EnginePosition, spec) -> str | None:
+    async def _fairy_move(self, fairy: UciEngine, position: EnginePosition, spec: Level) -> str | None:
         movetime = None if spec.nodes is not None else int(spec.seconds * 1000)
         try:
-            result = await self.fairy.go(position, skill=spec.skill, nodes=spec.nodes, movetime=movetime)
+            result = await fairy.go(position, skill=spec.skill, nodes=spec.nodes, movetime=movetime)
         except EngineError as error:
             log.warning("Fairy-Stockfish failed (%s); the built-in engine answers", error)
             return None
@@ -75,7 +76,8 @@ class LevelledEngine:
         return await self.builtin.analyse(position, depth=depth, seconds=seconds)
 
     async def analyse_game(self, position: EnginePosition, *, seconds: float) -> list[Analysis]:
-        if self.fairy is None:
+        fairy = self.fairy
+        if fairy is None:
             return await self.builtin.analyse_game(position, seconds=seconds)
         steps = game_positions(position)
         nodes = int(seconds * REVIEW_NODES_PER_SECOND / len(steps))
@@ -86,14 +88,14 @@ class LevelledEngine:
             board = step.board()
             analysis = final_analysis(board)
             if analysis is None:
-                analysis = await self._review_step(step, board, nodes)
+                analysis = await self._review_step(fairy, step, board, nodes)
             analyses.append(analysis)
         log.debug("reviewed %d positions in %.2f s", len(steps), time.monotonic() - started)
         return analyses
 
-    async def _review_step(self, step: EnginePosition, board: Board, nodes: int) -> Analysis:
+    async def _review_step(self, fairy: UciEngine, step: EnginePosition, board: Board, nodes: int) -> Analysis:
         try:
-            result = await self.fairy.go(step, nodes=nodes)
+            result = await fairy.go(step, nodes=nodes)
         except EngineError as error:
             log.warning("Fairy-Stockfish failed during a review (%s)", error)
         else:

@@ -13,7 +13,7 @@ from bot.engines.builtin.search import MATE, Limits, Searcher, SearchResult, pic
 from bot.engines.levels import LEVELS, builtin_level, level, rating
 from bot.engines.uci import parse_info
 from bot.services.analysis import biggest_mistakes, format_score, review_plies
-from makruk import Board, Move
+from makruk import Board, Count, Move
 
 from .support import push_uci, random_positions
 
@@ -39,14 +39,16 @@ def test_keeps_the_last_enemy_piece_when_capturing_it_would_draw_by_counting():
     result = Searcher().search(board, Limits(depth=4))
     assert result.move != "e2e5" and result.score > 300
     board.push(Move.from_uci("e2e5"))
-    assert board.declare_count().limit <= 0 and board.outcome().reason == "counting"
+    assert board.declare_count().limit <= 0
+    outcome = board.outcome()
+    assert outcome is not None and outcome.reason == "counting"
 
 
 def test_a_running_count_that_runs_out_is_a_draw():
     # Black declared the pieces' honour count; White's 16th move would end it.
     board = EnginePosition("8/8/8/4k3/8/8/8/R2K4 b - - 0 1", (), ()).board()
-    board.declare_count()
-    board.count = type(board.count)(board.count.kind, board.count.side, board.count.limit, board.count.limit - 1)
+    count = board.declare_count()
+    board.count = Count(count.kind, count.side, count.limit, count.limit - 1)
     push_uci(board, "e5e4")
     result = Searcher().search(board, Limits(depth=3))
     assert result.score == 0  # no mate in one: every move ends the count in a draw
@@ -118,7 +120,8 @@ def test_uci_info_lines():
         Analysis(None, -2, ("a1a2", "b2b3"), 5, 900)
     assert parse_info("info depth 5 multipv 2 score cp 10 pv a1a2") is None
     assert parse_info("info string variant makruk") is None
-    assert parse_info("info depth 9 score cp 31 lowerbound nodes 10 pv e3e4").score_cp == 31
+    bound = parse_info("info depth 9 score cp 31 lowerbound nodes 10 pv e3e4")
+    assert bound is not None and bound.score_cp == 31
 
 
 def test_mistakes_are_the_biggest_drops_with_a_better_move():

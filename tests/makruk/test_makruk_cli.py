@@ -51,7 +51,8 @@ def test_legal_prints_sorted_uci_after_the_moves():
 
 def test_legal_of_the_start_position_are_the_23_moves():
     assert ok("legal", START).split() == sorted(
-        ["a3a4", "b3b4", "c3c4", "d3d4", "e3e4", "f3f4", "g3g4", "h3h4", "b1d2", "g1e2", "a1a2", "h1h2", "e1d2", "e1f2", "c1b2", "c1c2", "c1d2", "f1e2", "f1f2", "f1g2", "d1c2", "d1d2", "d1e2"]
+        ["a3a4", "b3b4", "c3c4", "d3d4", "e3e4", "f3f4", "g3g4", "h3h4", "b1d2", "g1e2", "a1a2", "h1h2",
+         "e1d2", "e1f2", "c1b2", "c1c2", "c1d2", "f1e2", "f1f2", "f1g2", "d1c2", "d1d2", "d1e2"]
     )
 
 
@@ -141,7 +142,9 @@ def test_status_promotion_option():
 def test_status_counting_draw_after_the_limit():
     s = status("7k/8/8/8/8/8/8/RR2K3 b - - 0 1", "count")  # 2 Rua: 8 - 4 = 4 moves
     assert s["count"]["limit"] == 4
-    s = status("7k/8/8/8/8/8/8/RR2K3 b - - 0 1", "count", "h8g8", "e1e2", "g8h8", "e2e3", "h8g8", "e3e2", "g8h8", "e2e1")
+    s = status(
+        "7k/8/8/8/8/8/8/RR2K3 b - - 0 1", "count", "h8g8", "e1e2", "g8h8", "e2e3", "h8g8", "e3e2", "g8h8", "e2e1"
+    )
     assert s["count"]["done"] == 4
     assert s["outcome"] == {"result": "1/2-1/2", "reason": "counting"}
 
@@ -179,7 +182,9 @@ ERRORS = [
     pytest.param(["status", PERPETUAL, *PERPETUAL_MOVES, "f3h2"], "perpetual", id="perpetual-check"),
     pytest.param(["status", "4k3/8/4K3/8/8/8/8/R7 w - - 0 1", "a1a8", "e8d8"], "over", id="move-after-mate"),
     pytest.param(["legal", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2"], "over", id="move-after-material-draw"),
-    pytest.param(["status", "--perpetual", "draw", PERPETUAL, *PERPETUAL_MOVES, "f3h2"], "over", id="move-after-repetition"),
+    pytest.param(
+        ["status", "--perpetual", "draw", PERPETUAL, *PERPETUAL_MOVES, "f3h2"], "over", id="move-after-repetition"
+    ),
     # counting tokens
     pytest.param(["status", START, "count"], "count", id="count-not-entitled"),
     pytest.param(["status", COUNT_37.replace(" b ", " w "), "count"], "count", id="count-by-stronger-side"),

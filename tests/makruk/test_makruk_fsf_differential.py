@@ -20,11 +20,13 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 
 import pyffish
 import pytest
 
 from makruk import Board, InvalidFenError, Move, PieceType, parse_square
+from makruk.board import Promotion
 
 GAMES = 200
 MAX_PLIES = 200
@@ -78,11 +80,13 @@ class Engine:
             self.proc.kill()
 
     def _send(self, command: str) -> None:
+        assert self.proc.stdin is not None
         self.proc.stdin.write(command + "\n")
         self.proc.stdin.flush()
 
-    def _read_until(self, done) -> list[str]:
-        lines = []
+    def _read_until(self, done: Callable[[str], bool]) -> list[str]:
+        assert self.proc.stdout is not None
+        lines: list[str] = []
         while True:
             line = self.proc.stdout.readline()
             if not line:
@@ -124,7 +128,9 @@ def random_game(rng: random.Random, board: Board, max_plies: int):
     yield
 
 
-VALUES = {PieceType.BIA: 1, PieceType.BIA_NGAI: 2, PieceType.MET: 2, PieceType.KHON: 2.5, PieceType.MA: 3, PieceType.RUA: 5}
+VALUES = {
+    PieceType.BIA: 1, PieceType.BIA_NGAI: 2, PieceType.MET: 2, PieceType.KHON: 2.5, PieceType.MA: 3, PieceType.RUA: 5,
+}
 
 
 def _pick(rng: random.Random, board: Board, moves: list[Move]) -> Move:
@@ -196,6 +202,7 @@ def _bia_in_zone(board: Board) -> bool:
 def _declined(board: Board, move: Move) -> bool:
     """The move took a Bia into its promotion zone without promoting it."""
     piece = board.piece_at(move.to_square)
+    assert piece is not None
     rank = move.to_square >> 3
     return piece.kind == PieceType.BIA and (rank >= 5 if piece.color else rank <= 2)
 
@@ -207,7 +214,7 @@ def test_random_games_agree_with_fairy_stockfish(engine):
     for game, start in enumerate(_start_fens(rng)):
         # Every fourth game uses optional promotion, which Fairy-Stockfish does not know: there
         # the engine gets our FEN and its (forced) moves plus the plain versions must be ours.
-        promotion = "optional" if game % 4 == 3 else "forced"
+        promotion: Promotion = "optional" if game % 4 == 3 else "forced"
         board = Board(start, perpetual="draw", promotion=promotion)
         ucis: list[str] = []
         before = start
@@ -246,7 +253,7 @@ def test_random_games_agree_with_fairy_stockfish(engine):
             stats["mates"] += board.is_checkmate()
             stats["stalemates"] += board.is_stalemate()
             stats["promotions"] += bool(last_move and last_move.promotion)
-            stats["declined"] += bool(last_move) and _declined(board, last_move)
+            stats["declined"] += last_move is not None and _declined(board, last_move)
             stats["sparse"] += len(board.piece_map()) <= 6
         if promotion == "forced":
             show_promoted = True

@@ -37,11 +37,12 @@ def _interesting(board: Board, moves: list[Move]) -> list[Move]:
 
     Found from the position, not from our SAN, so that a missing disambiguation cannot hide.
     """
-    def group(move):
-        kind = board.piece_at(move.from_square).kind
-        return move.to_square, SAN_GROUP.get(kind, kind.name)
+    def group(move: Move) -> tuple[int, str]:
+        piece = board.piece_at(move.from_square)
+        assert piece is not None
+        return move.to_square, SAN_GROUP.get(piece.kind, piece.kind.name)
 
-    rivals = {}
+    rivals: dict[tuple[int, str], set[int]] = {}
     for move in moves:
         rivals.setdefault(group(move), set()).add(move.from_square)
     out = []
@@ -78,7 +79,8 @@ def test_san_and_thai_san_match_pyffish():
             uci = move.uci()
             san = board.san(move)
             assert san == pyffish.get_san("makruk", fen, uci, False, pyffish.NOTATION_SAN), (fen, uci)
-            assert board.thai_san(move) == pyffish.get_san("makruk", fen, uci, False, pyffish.NOTATION_THAI_SAN), (fen, uci)
+            thai = pyffish.get_san("makruk", fen, uci, False, pyffish.NOTATION_THAI_SAN)
+            assert board.thai_san(move) == thai, (fen, uci)
             compared += 1
             disambiguated += len(san.rstrip("+#").replace("x", "").replace("=M", "")) > 3
     assert compared > 1500 and disambiguated > 20, (compared, disambiguated)

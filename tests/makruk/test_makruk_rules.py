@@ -13,6 +13,7 @@ from makruk import (
     IllegalMoveError,
     InvalidFenError,
     Move,
+    Outcome,
     Piece,
     PieceType,
     parse_square,
@@ -287,9 +288,9 @@ def test_an_unpromoted_bia_from_a_fen_in_the_zone_still_promotes_when_forced():
 
 def test_bad_rule_options_are_refused():
     with pytest.raises(ValueError):
-        Board(promotion="sometimes")
+        Board(promotion="sometimes")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        Board(perpetual="allow")
+        Board(perpetual="allow")  # type: ignore[arg-type]
 
 
 # --- checkmate and stalemate -------------------------------------------------------------------
@@ -297,22 +298,22 @@ def test_bad_rule_options_are_refused():
 def test_checkmate_wins():
     board = play(Board("4k3/8/4K3/8/8/8/8/R7 w - - 0 1"), "a1a8")
     assert board.is_checkmate() and board.is_game_over()
-    outcome = board.outcome()
+    outcome = _outcome(board)
     assert (outcome.result, outcome.reason, outcome.winner) == ("1-0", "checkmate", WHITE)
     board = play(Board("4K3/8/4k3/8/8/8/8/r7 b - - 0 1"), "a1a8")
-    assert (board.outcome().result, board.outcome().winner) == ("0-1", BLACK)
+    assert (_outcome(board).result, _outcome(board).winner) == ("0-1", BLACK)
 
 
 def test_checkmate_by_a_ma_smothered_in_the_corner():
     board = play(Board("6rk/6sp/8/4N3/8/8/8/K7 w - - 0 1"), "e5f7")
-    assert board.is_checkmate() and board.outcome().reason == "checkmate"
+    assert board.is_checkmate() and _outcome(board).reason == "checkmate"
 
 
 def test_stalemate_draws():
     board = Board("k1N5/2K5/8/8/8/8/8/8 b - - 0 1")
     assert board.is_stalemate() and not board.is_check()
-    assert board.outcome().result == "1/2-1/2" and board.outcome().reason == "stalemate"
-    assert board.outcome().winner is None
+    assert _outcome(board).result == "1/2-1/2" and _outcome(board).reason == "stalemate"
+    assert _outcome(board).winner is None
 
 
 def test_a_finished_game_accepts_no_further_move():
@@ -340,8 +341,8 @@ def test_fen_round_trip(fen):
 
 def test_bia_ngai_round_trip_and_is_told_from_the_met():
     board = Board("4k3/8/8/8/8/8/8/3KMM~2 w - - 0 1")
-    assert board.piece_at(parse_square("e1")).kind == PieceType.MET
-    assert board.piece_at(parse_square("f1")).kind == PieceType.BIA_NGAI
+    assert _piece(board, parse_square("e1")).kind == PieceType.MET
+    assert _piece(board, parse_square("f1")).kind == PieceType.BIA_NGAI
     assert "M~" in board.fen() and Piece.from_symbol("m~") == Piece(PieceType.BIA_NGAI, BLACK)
     assert Piece(PieceType.BIA_NGAI, WHITE).symbol() == "M~"
 
@@ -409,3 +410,17 @@ def test_invalid_fens_name_the_problem(fen, says):
 def test_a_fen_must_be_text():
     with pytest.raises(InvalidFenError):
         Board(42)  # type: ignore[arg-type]
+
+
+def _outcome(board: Board) -> Outcome:
+    """The outcome of a game that has ended."""
+    outcome = board.outcome()
+    assert outcome is not None, board.fen()
+    return outcome
+
+
+def _piece(board: Board, sq: int) -> Piece:
+    """The piece on an occupied square."""
+    piece = board.piece_at(sq)
+    assert piece is not None, (board.fen(), sq)
+    return piece

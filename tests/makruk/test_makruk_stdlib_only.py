@@ -10,13 +10,12 @@ PACKAGE = Path(makruk.__file__).parent
 
 
 def _imports(path: Path) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
         if isinstance(node, ast.Import):
             names |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0:  # absolute; relative imports stay inside makruk
-                names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])  # absolute; relative imports stay inside makruk
     return names
 
 

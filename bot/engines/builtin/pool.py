@@ -54,7 +54,9 @@ class SearchPool:
 
     def pids(self) -> list[int]:
         executor = self._executor
-        return [p.pid for p in (executor._processes or {}).values()] if executor is not None else []
+        if executor is None:
+            return []
+        return [p.pid for p in (executor._processes or {}).values() if p.pid is not None]
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.close)
