@@ -32,9 +32,9 @@ from pathlib import Path
 
 from makruk import STARTING_FEN, Board, Move
 
+from ..engines import EnginePosition, InfoLine, SyncUciEngine
 from .bank import BANK_PATH, BankPuzzle, append_records, load_bank
 from .themes import rating, tags
-from .uci import Line, UciEngine
 from .verify import MIN_GAIN, count_cannot_matter, material, settle, verify_puzzle
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,9 @@ MAX_MATERIAL_SOLVER_MOVES = 3
 # At most this share of the material puzzles is a single move a shallow search finds at once.
 OBVIOUS_MATERIAL_SHARE = 0.3
 OBVIOUS_DEPTH = 2
+# A search this long is stopped and its position skipped (MultiPV over every move at depth 12
+# takes seconds; this is for an engine that hangs).
+SEARCH_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -102,10 +105,11 @@ def generate(
     rng = random.Random(settings.seed)
     started = time.monotonic()
     run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{settings.seed}"
-    with UciEngine(engine_path, threads=settings.threads, hash_mb=settings.hash_mb) as engine:
+    with SyncUciEngine(engine_path, options={"Threads": settings.threads, "Hash": settings.hash_mb}) as engine:
+        engine.start()
         header = {
             "run": run_id,
-            "engine": engine.name,
+            "engine": engine.id_name,
             "engine_path": engine_path,
             "variant": "makruk",
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -158,7 +162,7 @@ def puzzle_id(fen: str, first_move: str) -> str:
 class _Finder:
     """One game and the puzzles found in it."""
 
-    def __init__(self, engine: UciEngine, settings: GenerateSettings, rng: random.Random,
+    def __init__(self, engine: SyncUciEngine, settings: GenerateSettings, rng: random.Random,
                  have: Counter, quotas: dict[str, int], seen: set[str], stats: RunStats) -> None:
         self.engine = engine
         self.s = settings
@@ -175,13 +179,13 @@ class _Finder:
         random_plies = self.rng.randint(*self.s.random_plies)
         strong = self.rng.choice((True, False))
         budget = {strong: self.rng.randint(*self.s.play_nodes), not strong: self.rng.randint(*self.s.weak_nodes)}
-        positions: list[tuple[Board, list[Line]]] = []
+        positions: list[tuple[Board, list[InfoLine]]] = []
         while len(moves) < self.s.max_plies and not board.is_game_over():
             legal = board.legal_moves()
             if len(moves) < random_plies:
                 move = self.rng.choice(legal)
             else:
-                lines = self.engine.analyse(STARTING_FEN, moves, nodes=budget[board.turn], multipv=3)
+                lines = self._lines(STARTING_FEN, moves, nodes=budget[board.turn], multipv=3)
                 if not lines:
                     break
                 self.stats.positions += 1
@@ -206,21 +210,33 @@ class _Finder:
                     skip_until = position.ply + 8  # the next puzzle comes from another phase of the game
                     yield found
 
-    def _choose(self, lines: list[Line], *, wild: bool) -> str:
-        best = lines[0]
-        if best.mates:
-            return best.move
-        if wild and len(lines) > 1 and self.rng.random() < self.s.wild_rate:
-            return self.rng.choice(lines[1:]).move
-        near = [line for line in lines if line.value >= best.value - self.s.margin_cp]
-        return self.rng.choice(near).move
+    def _lines(self, fen: str, moves: Sequence[str] = (), *, multipv: int, depth: int | None = None,
+               nodes: int | None = None) -> list[InfoLine]:
+        """The engine's lines from the position after ``moves``, in its order; none if it overran."""
+        result = self.engine.go(EnginePosition(fen, tuple(moves)), depth=depth, nodes=nodes, multipv=multipv,
+                                timeout=SEARCH_SECONDS)
+        if result.stopped:
+            log.warning("the engine overran %.0f s in %s after %s; position skipped", SEARCH_SECONDS, fen, moves)
+            return []
+        return [line for line in result.lines if line.pv]
 
-    def _promising(self, board: Board, lines: list[Line]) -> bool:
+    def _choose(self, lines: list[InfoLine], *, wild: bool) -> str:
         best = lines[0]
         if best.mates:
-            return best.mate <= MAX_MATE + 1
+            return best.pv[0]
+        if wild and len(lines) > 1 and self.rng.random() < self.s.wild_rate:
+            return self.rng.choice(lines[1:]).pv[0]
+        near = [line for line in lines if line.value() >= best.value() - self.s.margin_cp]
+        return self.rng.choice(near).pv[0]
+
+    def _promising(self, board: Board, lines: list[InfoLine]) -> bool:
+        best = lines[0]
+        mate = _mate_in(best)
+        if mate is not None:
+            return mate <= MAX_MATE + 1
         # Material: only when the side to move is not already ahead (winning more is no puzzle).
-        return best.cp is not None and best.cp >= self.s.min_win_cp - 50 and material(board, board.turn) <= 100
+        return (best.score_cp is not None and best.score_cp >= self.s.min_win_cp - 50
+                and material(board, board.turn) <= 100)
 
     def _wanted(self, slot: str) -> bool:
         return self.have[slot] < self.quotas.get(slot, 0)
@@ -230,20 +246,22 @@ class _Finder:
         if _position_key(fen) in self.seen:
             return None
         self.stats.screened += 1
-        lines = self.engine.analyse(fen, depth=self.s.screen_depth, multipv=2)
+        lines = self._lines(fen, depth=self.s.screen_depth, multipv=2)
         if not lines:
             return None
         best = lines[0]
         second = lines[1] if len(lines) > 1 else None
-        if best.mates and best.mate <= MAX_MATE:
-            if second is not None and second.mates and second.mate <= best.mate:
+        mate = _mate_in(best)
+        if mate is not None and mate <= MAX_MATE:
+            second_mate = _mate_in(second) if second is not None else None
+            if second_mate is not None and second_mate <= mate:
                 self.stats.rejected["screen: two mates"] += 1
                 return None
-            if not self._wanted(f"mate{best.mate}"):
+            if not self._wanted(f"mate{mate}"):
                 return None
-            return self._mate(fen, best.mate)
-        if best.mate is None and best.cp is not None and best.cp >= self.s.min_win_cp:
-            if second is not None and best.value - second.value < self.s.gap_cp:
+            return self._mate(fen, mate)
+        if best.mate is None and best.score_cp is not None and best.score_cp >= self.s.min_win_cp:
+            if second is not None and best.value() - second.value() < self.s.gap_cp:
                 return None
             if material(board, board.turn) > 100 or not self._wanted("material"):
                 return None  # already ahead: winning more is no puzzle
@@ -259,11 +277,11 @@ class _Finder:
         left = n
         while True:
             ranked = self._ranked(fen, line, depth=max(8, 2 * left + 4))
-            mates = [r for r in ranked if r.mates]
+            mates = [(mate, r) for r in ranked if (mate := _mate_in(r)) is not None]
             if not mates:
                 self.stats.rejected["mate: lost on the full check"] += 1
                 return None
-            shortest = min(r.mate for r in mates)
+            shortest = min(mate for mate, _ in mates)
             if not line and shortest < n:
                 n = left = shortest  # the deeper search found a shorter mate
                 if not self._wanted(f"mate{n}"):
@@ -271,20 +289,20 @@ class _Finder:
             if shortest > left:
                 self.stats.rejected["mate: defence holds longer"] += 1
                 return None
-            keeping = [r for r in mates if r.mate <= left]
+            keeping = [r.pv[0] for mate, r in mates if mate <= left]
             if left > 1 and len(keeping) > 1:
                 self.stats.rejected[f"mate: {len(keeping)} moves mate (solver move {len(line) // 2 + 1})"] += 1
                 return None
-            line.append(keeping[0].move)
-            board.push(Move.from_uci(keeping[0].move))
+            line.append(keeping[0])
+            board.push(Move.from_uci(keeping[0]))
             if left == 1:
                 break
-            reply = self.engine.analyse(fen, line, depth=max(8, 2 * left + 4), multipv=1)
+            reply = self._lines(fen, line, depth=max(8, 2 * left + 4), multipv=1)
             if not reply:
                 self.stats.rejected["mate: no reply"] += 1
                 return None
-            line.append(reply[0].move)
-            board.push(Move.from_uci(reply[0].move))
+            line.append(reply[0].pv[0])
+            board.push(Move.from_uci(reply[0].pv[0]))
             left -= 1
         if not board.is_checkmate():
             self.stats.rejected["mate: not checkmate under our rules"] += 1
@@ -307,39 +325,41 @@ class _Finder:
             if best.mate is not None:
                 self.stats.rejected["material: a mate appeared"] += 1
                 return None
-            if best.cp is None or best.cp < self.s.min_win_cp:
+            if best.score_cp is None or best.score_cp < self.s.min_win_cp:
                 self.stats.rejected["material: not winning on the full check"] += 1
                 return None
-            if len(ranked) > 1 and best.value - ranked[1].value < self.s.gap_cp:
+            if len(ranked) > 1 and best.value() - ranked[1].value() < self.s.gap_cp:
                 self.stats.rejected[f"material: second move close (solver move {solver_move + 1})"] += 1
                 return None
-            line.append(best.move)
-            board.push(Move.from_uci(best.move))
+            line.append(best.pv[0])
+            board.push(Move.from_uci(best.pv[0]))
             if -settle(board) - before >= MIN_GAIN:
                 return self._finish(fen, line, "material", None)
-            reply = self.engine.analyse(fen, line, depth=self.s.material_depth, multipv=1)
+            reply = self._lines(fen, line, depth=self.s.material_depth, multipv=1)
             if not reply or board.is_game_over():
                 return None
-            line.append(reply[0].move)
-            board.push(Move.from_uci(reply[0].move))
+            line.append(reply[0].pv[0])
+            board.push(Move.from_uci(reply[0].pv[0]))
         self.stats.rejected["material: gain not settled in time"] += 1
         return None
 
     # --- shared -------------------------------------------------------------------------
 
-    def _ranked(self, fen: str, line: Sequence[str], *, depth: int) -> list[Line]:
+    def _ranked(self, fen: str, line: Sequence[str], *, depth: int) -> list[InfoLine]:
         """Every legal move, ranked (MultiPV = the number of legal moves)."""
         board = Board(fen)
         for uci in line:
             board.push(Move.from_uci(uci))
         count = len(board.legal_moves())
-        ranked = self.engine.analyse(fen, line, depth=depth, multipv=max(1, count))
-        return sorted(ranked, key=lambda r: -r.value)
+        ranked = self._lines(fen, line, depth=depth, multipv=max(1, count))
+        return sorted(ranked, key=lambda r: -r.value())
 
     def _found_depth(self, fen: str, first: str) -> int:
         """The shallowest depth from which a fresh search keeps choosing the first move."""
         self.engine.new_game()  # an empty hash: earlier searches of this position must not help
-        by_depth = self.engine.best_by_depth(fen, depth=self.s.found_depth_max)
+        search = self.engine.go(EnginePosition(fen, ()), depth=self.s.found_depth_max, timeout=SEARCH_SECONDS)
+        # The main line's first move after each completed depth (bound reports are unfinished ones).
+        by_depth = {info.depth: info.pv[0] for info in search.infos if info.multipv == 1 and info.exact and info.pv}
         found = self.s.found_depth_max + 1
         for depth in sorted(by_depth, reverse=True):
             if by_depth[depth] != first:
@@ -371,6 +391,11 @@ class _Finder:
         if _obvious(puzzle):
             self.have["obvious"] += 1
         return puzzle
+
+
+def _mate_in(line: InfoLine) -> int | None:
+    """The moves to the mate the side to move forces; None when it forces none."""
+    return line.mate if line.mate is not None and line.mate > 0 else None
 
 
 def _puzzle_fen(board: Board) -> str:

@@ -1,4 +1,7 @@
-"""The generator's parts: the UCI reader, the bank file, themes, and a short real run."""
+"""The generator's parts: comparing the engine's lines, the bank file, themes, and a short real run.
+
+(The UCI client the generator talks through is tested in tests/engines/test_uci.py.)
+"""
 
 from __future__ import annotations
 
@@ -7,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.engines import InfoLine
 from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, read_records
 from bot.puzzles.generate import GenerateSettings, generate, puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
-from bot.puzzles.uci import Line, _parse_info
 from bot.puzzles.verify import verify_puzzle
 
 from .support import MATE2, MATE2_TWO_ENDINGS, MATERIAL
@@ -18,19 +21,10 @@ from .support import MATE2, MATE2_TWO_ENDINGS, MATERIAL
 ENGINE = "/usr/games/fairy-stockfish"
 
 
-def test_uci_info_lines_are_read_with_their_multipv_index():
-    text = "info depth 9 seldepth 12 multipv 2 score mate 3 nodes 900 nps 1 tbhits 0 time 1 pv c2h2 h3g3 a1g1"
-    assert _parse_info(text) == (2, Line("c2h2", None, 3, ("c2h2", "h3g3", "a1g1"), 9))
-    assert _parse_info("info depth 4 score cp -35 pv e3e4") == (1, Line("e3e4", -35, None, ("e3e4",), 4))
-    assert _parse_info("info depth 4 score cp 10 lowerbound pv e3e4") is None
-    assert _parse_info("info string variant makruk") is None
-    assert _parse_info("info depth 5 currmove e3e4 currmovenumber 1") is None
-
-
 def test_lines_compare_mates_beyond_centipawns():
-    mate2, mate5, up, mated = (Line("a", None, 2, (), 1), Line("b", None, 5, (), 1),
-                               Line("c", 900, None, (), 1), Line("d", None, -1, (), 1))
-    assert sorted([up, mated, mate5, mate2], key=lambda x: -x.value) == [mate2, mate5, up, mated]
+    mate2, mate5, up, mated = (InfoLine(None, 2, ("a1a2",)), InfoLine(None, 5, ("b1b2",)),
+                               InfoLine(900, None, ("c1c2",)), InfoLine(None, -1, ("d1d2",)))
+    assert sorted([up, mated, mate5, mate2], key=lambda x: -x.value()) == [mate2, mate5, up, mated]
     assert mate2.mates and not mated.mates
 
 
