@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -21,23 +22,25 @@ def fairy_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
-def builtin():
-    """One built-in engine (one worker process) for the whole session."""
+@pytest.fixture
+async def builtin() -> AsyncIterator[BuiltinEngine]:
+    """A built-in engine of the test's own: a fresh worker process (an empty table) and a seeded
+    random generator, so that no test's moves depend on the tests that ran before it."""
     engine = BuiltinEngine(seed=7, time_scale=TEST_TIME_SCALE)
     yield engine
-    engine.pool.close()
+    await engine.aclose()
 
 
 @pytest.fixture
-async def fairy(fairy_path):
+async def fairy(fairy_path: str) -> AsyncIterator[UciEngine]:
+    """Fairy-Stockfish of the test's own (a new process, an empty hash)."""
     engine = UciEngine(fairy_path)
     yield engine
     await engine.aclose()
 
 
 @pytest.fixture
-def engine(builtin, fairy) -> LevelledEngine:
+def engine(builtin: BuiltinEngine, fairy: UciEngine) -> LevelledEngine:
     """Levels 1-4 built-in, 5-8 Fairy-Stockfish; closing is left to the two fixtures above."""
     return LevelledEngine(builtin, fairy)
 
@@ -48,7 +51,7 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def light_level_5(monkeypatch) -> int:
+def light_level_5(monkeypatch: pytest.MonkeyPatch) -> int:
     """Level 5 at a small node count, to keep the tests that play many moves light."""
     monkeypatch.setitem(LEVELS, 5, replace(LEVELS[5], nodes=1_000))
     return 5

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from bot.engines import EnginePosition
-from bot.services.replay import CountEvent
-from makruk import Board, Move
+from makruk import Board, CountEvent, Move
+
+Player = Callable[[EnginePosition], Awaitable[str]]
 
 # Sparse endgames: Bia Ngai, bare Khuns, counting material, the perpetual-check example.
 ENDGAME_FENS = [
@@ -25,7 +29,7 @@ def random_positions(count: int, seed: int) -> list[EnginePosition]:
     """``count`` positions whose game goes on, half from the start and half from the endgames;
     the count is declared now and then when it may be."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[EnginePosition] = []
     while len(positions) < count:
         from_start = len(positions) % 2 == 0
         fen = Board.starting_fen if from_start else rng.choice(ENDGAME_FENS)
@@ -69,8 +73,9 @@ def push_uci(board: Board, uci: str) -> None:
     board.push(move)
 
 
-async def play_out(players: dict[bool, object], *, max_plies: int, fen: str = Board.starting_fen,
-                   declares=None) -> tuple[Board, EnginePosition]:
+async def play_out(players: dict[bool, Player], *, max_plies: int, fen: str = Board.starting_fen,
+                   declares: Callable[[EnginePosition], Awaitable[bool]] | None = None,
+                   ) -> tuple[Board, EnginePosition]:
     """Plays ``players[board.turn](position) -> uci`` until the game ends or ``max_plies``;
     ``declares(position) -> bool`` decides the counts. Every move is checked against our rules."""
     board = Board(fen)
@@ -88,10 +93,22 @@ async def play_out(players: dict[bool, object], *, max_plies: int, fen: str = Bo
     return board, EnginePosition(fen, tuple(moves), tuple(events))
 
 
-def random_mover(seed: int):
+def random_mover(seed: int) -> Player:
     rng = random.Random(seed)
 
     async def play(position: EnginePosition) -> str:
         return rng.choice(position.board().legal_moves()).uci()
 
     return play
+
+
+def hold_until(started: str, release: str, limit: float = 120.0) -> bool:
+    """Keeps a worker process busy: says so in the file ``started``, then waits for ``release``
+    to exist (at most ``limit`` seconds). Runs in the built-in engine's worker, like a search."""
+    Path(started).touch()
+    deadline = time.monotonic() + limit
+    while not Path(release).exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

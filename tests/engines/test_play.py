@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from bot.engines import BuiltinEngine
@@ -40,13 +38,11 @@ async def test_builtin_top_level_beats_a_random_mover(colour, builtin):
     async def bot(position):
         return await builtin.best_move(position, level=4)
 
-    started = time.monotonic()
     players = {colour: bot, not colour: random_mover(seed=11 + colour)}
     board, _ = await play_out(players, max_plies=200, declares=declares)
     outcome = board.outcome()
     assert outcome is not None, f"no result in 200 plies: {board.fen()}"
     assert outcome.winner == colour, (outcome, board.fen())
-    assert time.monotonic() - started < 200 * 2.5 * TEST_TIME_SCALE
 
 
 def test_the_test_engine_is_the_top_level_with_less_time(builtin):
