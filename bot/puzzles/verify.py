@@ -75,7 +75,7 @@ def verify_bank(puzzles: Sequence[BankPuzzle], *, workers: int | None = None,
             by_index = dict(zip(order, done, strict=True))
         verdicts = [by_index[i] for i in range(len(puzzles))]
     return [
-        Verdict(v.puzzle_id, v.problems + ("duplicate id",), v.nodes) if v.puzzle_id in duplicates else v
+        Verdict(v.puzzle_id, (*v.problems, "duplicate id"), v.nodes) if v.puzzle_id in duplicates else v
         for v in verdicts
     ]
 
@@ -127,8 +127,9 @@ def _check_line(board: Board, moves: Sequence[str]) -> list[str]:
         return ["no unpromoted Bia and too little material: an endgame count could matter"]
     seen = {(board.placement(), board.turn)}
     for ply, uci in enumerate(moves):
-        if board.is_game_over():
-            return [f"the game is over ({board.outcome().reason}) before ply {ply + 1}"]
+        outcome = board.outcome()
+        if outcome is not None:
+            return [f"the game is over ({outcome.reason}) before ply {ply + 1}"]
         try:
             move = Move.from_uci(uci)
         except MakrukError:
@@ -321,13 +322,14 @@ def _split_checks(board: Board, placement: tuple[int, ...], moves: list[Move]) -
                 our_rua.append(sq)
     lines = [(sq, A.BETWEEN[enemy_khun][sq]) for sq in our_rua if A.RUA_RAYS[enemy_khun] >> sq & 1]
     target = 1 << enemy_khun
-    checks, quiet = [], []
+    checks: list[Move] = []
+    quiet: list[Move] = []
     for move in moves:
         frm, to = move.from_square, move.to_square
         kind = _BIA_NGAI if move.promotion else placement[frm] - offset
         if kind == _MA:
             hit = A.MA[to] & target
-        elif kind == _MET or kind == _BIA_NGAI:
+        elif kind in (_MET, _BIA_NGAI):
             hit = A.MET[to] & target
         elif kind == _KHON:
             hit = A.KHON[us][to] & target
@@ -392,7 +394,7 @@ def settle(board: Board, depth: int = 8, alpha: int = -MATE_VALUE, beta: int = M
             return stand
         alpha = max(alpha, stand)
         moves = [m for m in moves if board.piece_at(m.to_square) is not None or m.promotion]
-        moves.sort(key=lambda m: -VALUES[board.piece_at(m.to_square).kind] if board.piece_at(m.to_square) else 0)
+        moves.sort(key=lambda m: -_captured_value(board, m))
     elif depth <= -4:
         return stand
     for move in moves:
@@ -404,3 +406,7 @@ def settle(board: Board, depth: int = 8, alpha: int = -MATE_VALUE, beta: int = M
         alpha = max(alpha, score)
     return alpha
 
+
+def _captured_value(board: Board, move: Move) -> int:
+    captured = board.piece_at(move.to_square)
+    return VALUES[captured.kind] if captured is not None else 0

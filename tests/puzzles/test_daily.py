@@ -86,7 +86,7 @@ async def test_difficulty_rises_through_the_week_and_no_puzzle_repeats(games, pu
     ratings = []
     for day in range(14):
         clock.set(datetime(2026, 11, 30, 7, 0, tzinfo=UTC) + timedelta(days=day))
-        [notice] = await puzzles.tick()
+        [_notice] = await puzzles.tick()  # exactly one post a day
         post = await storage.latest_post("console", "c")
         ratings.append((await storage.get_puzzle(post.puzzle_id)).rating)
     for day, rating in enumerate(ratings):
@@ -133,7 +133,7 @@ async def test_subscription_commands(games, storage):
 
 
 async def test_streaks_count_consecutive_local_days_and_not_extras(games, puzzles, storage, clock):
-    await storage.upsert_puzzles([MATE2] + band_puzzles())
+    await storage.upsert_puzzles([MATE2, *band_puzzles()])
     await subscribe(games, "line", "g", "06:00", "Asia/Bangkok")
     chat = Chat(games, "g", "line")
 

@@ -208,7 +208,8 @@ async def test_a_real_card_is_a_png_with_the_caption(storage, clock):
     notices = await service.tick()
     assert len(notices) == 1
     reply = notices[0].reply
-    assert reply.kind == "puzzle" and reply.image[:8] == b"\x89PNG\r\n\x1a\n"
+    assert reply.kind == "puzzle" and reply.image is not None and reply.image[:8] == b"\x89PNG\r\n\x1a\n"
+    assert reply.board is not None
     assert reply.board.caption == "ดำเดิน รุกจนใน 2 ตา" and reply.board.flip  # seen from Black's side
     assert "โจทย์ประจำวันจันทร์" in reply.text
     assert timedelta(0) <= clock.now() - (await storage.latest_post("line", "room")).posted
