@@ -5,7 +5,8 @@ fixed node counts. Games start from short random openings (the same opening with
 and use our rules (counting declared as the bot would declare it). A game still going at the
 ply cap is adjudicated by Fairy-Stockfish (200,000 nodes): 6 Bia or more ahead wins, else a draw.
 Ratings come from a Bradley-Terry fit over every game played (one virtual draw against each
-opponent keeps perfect scores finite), with the random mover at 0.
+opponent keeps perfect scores finite), with the random mover at 0. Timings (kept here, not in
+the tests): each level's move on fixed middlegames, and a review's analysis of fixed games.
 
     .venv/bin/python bench/bench_engine.py                      # default: 2 games per pairing
     .venv/bin/python bench/bench_engine.py --games 4 --levels 1,2,3,4,5,6,7,8
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import itertools
 import json
 import random
 import statistics
@@ -23,6 +25,7 @@ import sys
 import time
 import zlib
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.engines import BuiltinEngine, EnginePosition, LevelledEngine, UciEngine, find_fairy_stockfish
 from bot.engines.builtin import wants_count
 from bot.engines.levels import LEVELS
-from makruk import Board, Move
+from bot.services.analysis import REVIEW_SECONDS
+from makruk import Board, CountEvent, Move
 
 ADJUDICATION_NODES = 200_000
 ADJUDICATION_CP = 600
@@ -41,7 +45,7 @@ PEOPLE_SCALE = (800, 2600)  # ratings given to the weakest and the strongest lev
 @dataclass
 class Player:
     name: str
-    play: object  # async (EnginePosition) -> uci
+    play: Callable[[EnginePosition], Awaitable[str]]  # the move's UCI
 
 
 @dataclass
@@ -57,9 +61,7 @@ async def play_game(white: Player, black: Player, opening: list[str], max_plies:
                     judge: UciEngine | None = None) -> Game:
     board = Board()
     moves: list[str] = []
-    events: list = []
-    from bot.services.replay import CountEvent
-
+    events: list[CountEvent] = []
     for uci in opening:
         board.push(Move.from_uci(uci))
         moves.append(uci)
@@ -132,10 +134,20 @@ async def time_level(engine: LevelledEngine, level: int, positions: list[EngineP
     return times
 
 
+async def time_reviews(engine: LevelledEngine, games: list[EnginePosition]) -> list[float]:
+    """Seconds the review's analysis of each game takes (its budget is REVIEW_SECONDS)."""
+    times = []
+    for game in games:
+        started = time.perf_counter()
+        await engine.analyse_game(game, seconds=REVIEW_SECONDS)
+        times.append(time.perf_counter() - started)
+    return times
+
+
 def middlegames(count: int, seed: int) -> list[EnginePosition]:
     """Positions after 16-40 random-but-capturing plies (fixed by the seed)."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[EnginePosition] = []
     while len(positions) < count:
         board = Board()
         moves = []
@@ -210,6 +222,8 @@ async def main() -> int:
     parser.add_argument("--ladder-levels", default=None, help="default: --levels")
     parser.add_argument("--timing", type=int, default=20, metavar="N",
                         help="also time each level's move on N fixed middlegame positions (0: skip)")
+    parser.add_argument("--reviews", type=int, default=5, metavar="N",
+                        help="also time the review of N fixed games of 16-40 plies (0: skip)")
     parser.add_argument("--results", type=Path,
                         help="JSON-lines file of games: read first (they count in the table), new games appended")
     args = parser.parse_args()
@@ -230,7 +244,8 @@ async def main() -> int:
     started = time.perf_counter()
 
     async def match(a: Player, b: Player, count: int) -> None:
-        for i, opening in enumerate(openings((count + 1) // 2, 2, zlib.crc32(f"{a.name}/{b.name}/{args.seed}".encode()))):
+        seed = zlib.crc32(f"{a.name}/{b.name}/{args.seed}".encode())
+        for i, opening in enumerate(openings((count + 1) // 2, 2, seed)):
             for white, black in ((a, b), (b, a))[: count - 2 * i]:
                 game = await play_game(white, black, opening, args.max_plies, judge=fairy)
                 games.append(game)
@@ -246,8 +261,12 @@ async def main() -> int:
             timing[level] = await time_level(engine, level, middlegames(args.timing, args.seed))
             print(f"level {level}: {statistics.mean(timing[level]):.2f} s per move on average, "
                   f"{max(timing[level]):.2f} s at most", flush=True)
+        if args.reviews:
+            reviews = await time_reviews(engine, middlegames(args.reviews, args.seed + 1))
+            print(f"review: {statistics.mean(reviews):.2f} s per game on average, {max(reviews):.2f} s at most "
+                  f"(budget {REVIEW_SECONDS:.0f} s)", flush=True)
         print("calibration: neighbouring fixed opponents")
-        for a, b in zip(anchors, anchors[1:]):
+        for a, b in itertools.pairwise(anchors):
             await match(a, b, args.calibration_games)
         ladder = [int(x) for x in (args.ladder_levels or args.levels).split(",")]
         players = {level: level_player(engine, level) for level in set(levels) | set(ladder)}
@@ -255,7 +274,7 @@ async def main() -> int:
             print(f"level {level}: {LEVELS[level].summary}")
             for anchor in anchors:
                 await match(players[level], anchor, args.games)
-        for low, high in zip(ladder, ladder[1:]) if args.ladder else ():
+        for low, high in itertools.pairwise(ladder) if args.ladder else ():
             print(f"ladder: level {low} against level {high}")
             await match(players[low], players[high], args.ladder)
     finally:
