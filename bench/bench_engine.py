@@ -293,7 +293,7 @@ def report(games: list[Game], anchors: list[str], timing: dict[int, list[float]]
     players = {g.white for g in games} | {g.black for g in games}
     levels = sorted(int(name[1:]) for name in players if name.startswith("L"))
     anchors = [a for a in anchors if a in players]
-    low, high = ratings.get(f"L{levels[0]}", 0.0), ratings.get(f"L{levels[-1]}", 1.0) if levels else 1.0
+    low, high = (ratings.get(f"L{levels[0]}", 0.0), ratings.get(f"L{levels[-1]}", 1.0)) if levels else (0.0, 1.0)
     header = ("| player | " + " | ".join(anchors) +
               " | next level | Elo (random = 0) | rating (levels.py) | s/move (mean, max) |")
     print(header)
