@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from . import attacks as A
+from . import notation
 from .attacks import Bitboard
 from .counting import (
     BOARD_HONOUR_LIMIT,
@@ -804,7 +805,7 @@ class Board:
             else:
                 self.stop_count()
 
-    # --- notation (makruk/notation.py, which imports this module) --------------------------
+    # --- notation (makruk/notation.py) ---------------------------------------------------
 
     def parse_move(self, text: str) -> Move:
         """The legal move ``text`` denotes, in UCI, SAN or Thai notation (``notation.parse_move``).
@@ -812,9 +813,7 @@ class Board:
         >>> Board().parse_move("จ๔")
         Move.from_uci('e3e4')
         """
-        from .notation import parse_move
-
-        return parse_move(self, text)
+        return notation.parse_move(self, text)
 
     def san(self, move: Move) -> str:
         """The move in standard algebraic notation, as Fairy-Stockfish writes it (``notation.san``).
@@ -822,9 +821,7 @@ class Board:
         >>> Board().san(Move.from_uci("b1d2"))
         'Nd2'
         """
-        from .notation import san
-
-        return san(self, move)
+        return notation.san(self, move)
 
     def thai_san(self, move: Move) -> str:
         """The move in Thai algebraic notation (``notation.thai_san``).
@@ -832,9 +829,7 @@ class Board:
         >>> Board().thai_san(Move.from_uci("b1d2"))
         'ม-ง๒'
         """
-        from .notation import thai_san
-
-        return thai_san(self, move)
+        return notation.thai_san(self, move)
 
     def why_illegal(self, move: Move) -> IllegalMoveError:
         """The error explaining why ``move`` is not legal here."""

@@ -13,11 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import attacks as A
-from .board import Board
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from .types import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Move, PieceType, Square
+from .types import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Move, PieceType, Square, piece_from_code
+
+if TYPE_CHECKING:  # the board calls this module (Board.san), so this module does not import it
+    from .board import Board
 
 MAX_MOVE_TEXT = 40  # longer text is never a move; refusing early keeps parsing cheap
 
@@ -117,7 +120,7 @@ def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[i
 
 def _kind(board: Board, sq: int) -> PieceType:
     """The kind of the piece on ``sq``, which is not empty."""
-    return PieceType(board.piece_codes[sq] & 7)
+    return piece_from_code(board.piece_codes[sq]).kind
 
 
 def _check_suffix(board: Board, move: Move) -> str:
