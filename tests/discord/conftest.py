@@ -9,11 +9,9 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot.adapters.discord.client import MakrukBot
-from bot.clock import FakeClock
 from bot.config import Settings
 from bot.engines import RandomMover
 from bot.services.games import GameService
-from storage import open_storage
 
 from .fakes import FakeDiscord, log_in
 
@@ -21,18 +19,6 @@ from .fakes import FakeDiscord, log_in
 def cheap_board(view) -> bytes:
     """A stand-in for the renderer: PNG magic and the position, so tests can tell boards apart."""
     return b"\x89PNG\r\n\x1a\n" + view.fen.encode() + (b" flipped" if view.flip else b"")
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def storage(tmp_path, clock):
-    store = await open_storage(tmp_path / "discord.db", clock=clock.now)
-    yield store
-    await store.close()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 
-from bot.clock import FakeClock
 from bot.engines import LEVELS, BuiltinEngine, LevelledEngine, UciEngine, find_fairy_stockfish
 
 TEST_TIME_SCALE = 0.2  # the built-in engine thinks a fifth of its normal time here
@@ -43,11 +42,6 @@ async def fairy(fairy_path: str) -> AsyncIterator[UciEngine]:
 def engine(builtin: BuiltinEngine, fairy: UciEngine) -> LevelledEngine:
     """Levels 1-4 built-in, 5-8 Fairy-Stockfish; closing is left to the two fixtures above."""
     return LevelledEngine(builtin, fairy)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 @pytest.fixture

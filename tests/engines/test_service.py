@@ -15,19 +15,11 @@ from bot.engines.levels import rating as level_rating
 from bot.services.games import GameService
 from makruk import Board, Move
 from renderers import square_box
-from storage import open_storage
 from tests.bot.support import Chat, no_image
 
 from .support import hold_until, legal_ucis, push_uci
 
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-async def storage(tmp_path, clock):
-    store = await open_storage(tmp_path / "bot.db", clock=clock.now)
-    yield store
-    await store.close()
 
 
 @pytest.fixture

@@ -8,16 +8,10 @@ from aiohttp import web
 
 from bot.adapters.line.main import LineDoor
 from bot.app import open_app
-from bot.clock import FakeClock
 from bot.config import Settings
 from bot.engines import RandomMover
 
 from .support import SECRET, TOKEN, FakeLine, Harness, free_socket
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 @pytest.fixture

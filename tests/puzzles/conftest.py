@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bot.clock import FakeClock
-from storage import open_storage
 
 from .support import FLOW_PUZZLES, MONDAY, make_services
 
@@ -13,18 +12,6 @@ from .support import FLOW_PUZZLES, MONDAY, make_services
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(MONDAY)
-
-
-@pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "bot.db"
-
-
-@pytest.fixture
-async def storage(db_path, clock):
-    store = await open_storage(db_path, clock=clock.now)
-    yield store
-    await store.close()
 
 
 @pytest.fixture
