@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
 
 Platform = Literal["discord", "line", "console"]
 MAX_MESSAGE_LENGTH = 500  # longer chat text is refused before any parsing
@@ -72,7 +72,7 @@ class GameView:
     black: str
     status: str = "active"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "fen": self.fen,
@@ -103,12 +103,48 @@ class Reply:
     game: GameView | None = None
     private: bool = False
     mentions: tuple[User, ...] = field(default=())
+    # The outbox row that also holds this reply (the bot's move): a door that showed the reply
+    # tells the service (GameService.delivered), else the outbox pushes it a little later.
+    outbox_key: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
+
+        >>> reply = Reply("game", "e4", "en", board=BoardView("8/8/8/8/8/8/8/8 w - - 0 1"),
+        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),))
+        >>> Reply.from_dict(reply.to_dict()) == reply
+        True
+        """
+        data = asdict(self)
+        data.pop("image")
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reply:
+        board = data.get("board")
+        game = data.get("game")
+        return cls(
+            kind=data["kind"], text=data["text"], language=data["language"], error=data.get("error"),
+            board=BoardView(**{**board, "arrows": tuple(board["arrows"]), "targets": tuple(board["targets"])})
+            if board else None,
+            actions=tuple(Action(**a) for a in data.get("actions", ())),
+            game=GameView(**game) if game else None,
+            private=data.get("private", False),
+            mentions=tuple(User(**u) for u in data.get("mentions", ())),
+            outbox_key=data.get("outbox_key"),
+        )
 
 
 @dataclass(frozen=True)
 class Notice:
-    """A reply the service sends on its own (a reminder, a loss on time) to a channel."""
+    """A reply the service sends on its own (a reminder, a loss on time) to a channel.
+
+    ``key`` names the notice's row in the outbox (at most 25 characters): a door passes it to
+    the platform's de-duplication (LINE's ``X-Line-Retry-Key``, Discord's message nonce), so a
+    notice sent again after a failure or a crash is never shown twice.
+    """
 
     platform: Platform
     channel: str
     reply: Reply
+    key: str | None = None

@@ -1,0 +1,127 @@
+"""The outbox: what the bot owes a chat, delivered until it arrives.
+
+Every notice (the bot's move, a reminder, a loss on time, an expired challenge, a daily
+puzzle, a reply a door could not show) is written to the database in the same transaction as
+the change that causes it. ``Outbox.drain`` sends the ones that are due through the door's
+``send``, marks them sent, and on a failure tries again later with a growing pause; after
+``max_attempts`` a notice is kept as undeliverable (logged and counted), never dropped.
+
+Doors pass the notice's ``key`` to the platform's de-duplication (LINE's retry key, Discord's
+nonce), so a notice sent twice (a crash between the send and the mark) shows once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from ..clock import Clock
+from ..messages import Notice, Platform, Reply
+
+if TYPE_CHECKING:
+    from storage import Storage
+    from storage.records import OutboxNotice
+
+log = logging.getLogger(__name__)
+
+BASE_DELAY = 5.0  # seconds before the first retry; doubled each time
+MAX_DELAY = 3600.0  # the longest pause between two tries
+MAX_ATTEMPTS = 12  # about a day of tries at most before a notice is kept as undeliverable
+
+
+class DeliveryError(Exception):
+    """A door could not deliver a notice.
+
+    ``retry_after``: the platform said when to try again (seconds). ``quota``: the platform's
+    message quota is used up (LINE's 429 on pushes): the notice waits, without counting as a
+    failed try, until the quota allows. ``permanent``: trying again cannot help (the bot was
+    removed from the chat): the notice is kept as undeliverable at once.
+    """
+
+    def __init__(self, reason: str, *, retry_after: float | None = None, quota: bool = False,
+                 permanent: bool = False) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+        self.quota = quota
+        self.permanent = permanent
+
+
+Send = Callable[[Notice], Awaitable[None]]
+
+
+def notice_of(row: OutboxNotice) -> Notice:
+    """The notice an outbox row stands for."""
+    return Notice(row.platform, row.channel, Reply.from_dict(json.loads(row.payload)), key=row.key)
+
+
+def payload_of(reply: Reply) -> str:
+    return json.dumps(reply.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+class Outbox:
+    """Delivers one platform's notices through its door's ``send``."""
+
+    def __init__(self, storage: Storage, clock: Clock, platform: Platform, send: Send, *,
+                 base_delay: float = BASE_DELAY, max_delay: float = MAX_DELAY,
+                 max_attempts: int = MAX_ATTEMPTS) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.platform = platform
+        self.send = send
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self.max_attempts = max_attempts
+        self._paused_until: datetime | None = None  # the platform's quota is used up until then
+
+    async def drain(self, limit: int = 100) -> int:
+        """Sends every notice that is due (at most ``limit``); returns how many arrived."""
+        now = self.clock.now()
+        if self._paused_until is not None and now < self._paused_until:
+            return 0
+        sent = 0
+        for row in await self.storage.due_notices(self.platform, now, limit=limit):
+            try:
+                await self.send(notice_of(row))
+            except DeliveryError as error:
+                await self._failed(row, error)
+                if error.quota:
+                    break  # the rest would be refused too; they wait with this one
+                continue
+            except Exception as error:  # a door's bug or a network error: try again later
+                log.warning("notice %s to %s/%s failed: %r", row.key, row.platform, row.channel, error)
+                await self._failed(row, DeliveryError(repr(error)))
+                continue
+            await self.storage.mark_notices_sent([row.key])
+            sent += 1
+        return sent
+
+    async def pending_for(self, channel: str) -> list[Notice]:
+        """The chat's notices not yet delivered: a door that is replying to a person there may
+        carry them in its reply (and then calls ``delivered``)."""
+        return [notice_of(row) for row in await self.storage.pending_notices(self.platform, channel)]
+
+    async def delivered(self, keys: Sequence[str]) -> None:
+        if keys:
+            await self.storage.mark_notices_sent(list(keys))
+
+    async def _failed(self, row: OutboxNotice, error: DeliveryError) -> None:
+        now = self.clock.now()
+        if error.quota:
+            pause = max(error.retry_after or 0.0, self.max_delay)
+            self._paused_until = now + timedelta(seconds=pause)
+            log.warning("%s's message quota is used up; pushes wait until %s", self.platform,
+                        self._paused_until.isoformat(timespec="seconds"))
+            await self.storage.retry_notice(row.key, due=self._paused_until, error=str(error), count=False)
+            return
+        if error.permanent or row.attempts + 1 >= self.max_attempts:
+            await self.storage.bury_notice(row.key, error=str(error))
+            log.error("notice %s to %s/%s is undeliverable after %d tries (%s); kept in the outbox",
+                      row.key, row.platform, row.channel, row.attempts + 1, error)
+            return
+        delay = min(self.max_delay, self.base_delay * 2 ** row.attempts)
+        if error.retry_after is not None:
+            delay = max(delay, error.retry_after)
+        await self.storage.retry_notice(row.key, due=now + timedelta(seconds=delay), error=str(error))
