@@ -1,4 +1,4 @@
-"""Durable games, players, ratings and puzzles: the only code that talks to the database.
+"""Durable games, players, ratings, puzzles and the outbox of notices: the only code that talks to the database.
 
     async with await open_storage(settings.database_path) as storage:
         player = await storage.get_or_create_player("discord", "1234", "Somchai")
@@ -10,6 +10,7 @@ from .errors import (
     IncompatibleDatabase,
     NotFound,
     PuzzleAlreadyPosted,
+    StorageBusy,
     StorageError,
     VersionConflict,
 )
@@ -28,6 +29,9 @@ from .records import (
     MoveRecord,
     NewGame,
     NewMove,
+    NewNotice,
+    NoticeCounts,
+    OutboxNotice,
     Perpetual,
     Platform,
     Player,
@@ -63,7 +67,10 @@ __all__ = [
     "MoveRecord",
     "NewGame",
     "NewMove",
+    "NewNotice",
     "NotFound",
+    "NoticeCounts",
+    "OutboxNotice",
     "Perpetual",
     "Platform",
     "Player",
@@ -79,6 +86,7 @@ __all__ = [
     "Seat",
     "SqliteStorage",
     "Storage",
+    "StorageBusy",
     "StorageError",
     "Streak",
     "Subscription",

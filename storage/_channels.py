@@ -11,29 +11,35 @@ def get_channel_settings(
     conn: sqlite3.Connection, platform: Platform, channel: str
 ) -> ChannelSettings:
     row = conn.execute(
-        """SELECT language, promotion, perpetual, move_seconds, coordinates, orientation
+        """SELECT language, promotion, perpetual, move_seconds, coordinates, orientation,
+               push_notices
            FROM channel_settings WHERE platform = ? AND channel = ?""",
         (platform, channel),
     ).fetchone()
     if row is None:
         return ChannelSettings(platform, channel)
-    return ChannelSettings(platform, channel, *row)
+    language, promotion, perpetual, move_seconds, coordinates, orientation, push = row
+    return ChannelSettings(
+        platform, channel, language, promotion, perpetual, move_seconds, coordinates,
+        orientation, None if push is None else bool(push),
+    )
 
 
 def set_channel_settings(conn: sqlite3.Connection, settings: ChannelSettings, now: str) -> None:
     s = settings
+    push_notices = None if s.push_notices is None else int(s.push_notices)
     # A single statement commits atomically on its own (autocommit).
     conn.execute(
         """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
-               move_seconds, coordinates, orientation, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+               move_seconds, coordinates, orientation, push_notices, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (platform, channel) DO UPDATE SET
                language = excluded.language, promotion = excluded.promotion,
                perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
                coordinates = excluded.coordinates, orientation = excluded.orientation,
-               updated = excluded.updated""",
+               push_notices = excluded.push_notices, updated = excluded.updated""",
         (s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
-         s.coordinates, s.orientation, now),
+         s.coordinates, s.orientation, push_notices, now),
     )
 
 

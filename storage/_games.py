@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
+from ._outbox import insert_notices
 from ._players import apply_ratings
 from ._sql import (
     decode_opt_time,
@@ -16,7 +17,16 @@ from ._sql import (
     write_tx,
 )
 from .errors import ChannelBusy, NotFound, VersionConflict
-from .records import Game, GameChanges, MoveRecord, NewGame, NewMove, RatingUpdate, Seat
+from .records import (
+    Game,
+    GameChanges,
+    MoveRecord,
+    NewGame,
+    NewMove,
+    NewNotice,
+    RatingUpdate,
+    Seat,
+)
 
 GAME_COLUMNS: Final = (
     "id, platform, channel, community, variant, promotion, perpetual, move_seconds,"
@@ -53,7 +63,13 @@ class MoveCache:
         return game
 
 
-def create_game(conn: sqlite3.Connection, cache: MoveCache, new: NewGame, now: str) -> Game:
+def create_game(
+    conn: sqlite3.Connection,
+    cache: MoveCache,
+    new: NewGame,
+    notices: Sequence[NewNotice],
+    now: str,
+) -> Game:
     white_player, white_engine = _seat_columns(new.white)
     black_player, black_engine = _seat_columns(new.black)
     with write_tx(conn):
@@ -75,6 +91,7 @@ def create_game(conn: sqlite3.Connection, cache: MoveCache, new: NewGame, now: s
             if busy is None:
                 raise
             raise busy from error
+        insert_notices(conn, notices, now)
     return cache.put(game_from_row(row, ()))
 
 
@@ -120,6 +137,7 @@ def append_move(
     move: NewMove,
     changes: GameChanges,
     ratings: Sequence[RatingUpdate],
+    notices: Sequence[NewNotice],
     now: str,
 ) -> Game:
     with write_tx(conn):
@@ -132,6 +150,7 @@ def append_move(
             (game_id, move.uci, move.san, move.by, now, game_id),
         ).fetchall()[0]
         apply_ratings(conn, ratings, now)
+        insert_notices(conn, notices, now)
         before = cache.get(game_id, expected_version)
         if before is not None and len(before) == ply - 1:
             moves = (*before, MoveRecord(ply, move.uci, move.san, move.by, decode_time(now)))
@@ -147,11 +166,13 @@ def update_game(
     expected_version: int,
     changes: GameChanges,
     ratings: Sequence[RatingUpdate],
+    notices: Sequence[NewNotice],
     now: str,
 ) -> Game:
     with write_tx(conn):
         row = _compare_and_set(conn, game_id, expected_version, changes, now)
         apply_ratings(conn, ratings, now)
+        insert_notices(conn, notices, now)
         moves = cache.get(game_id, expected_version)
         if moves is None:
             moves = load_moves(conn, game_id)
@@ -165,6 +186,7 @@ def undo_moves(
     expected_version: int,
     count: int,
     changes: GameChanges,
+    notices: Sequence[NewNotice],
     now: str,
 ) -> Game:
     if count < 1:
@@ -178,6 +200,7 @@ def undo_moves(
         ).rowcount
         if deleted != count:
             raise ValueError(f"game {game_id} has {deleted} plies, cannot undo {count}")
+        insert_notices(conn, notices, now)
         moves = load_moves(conn, game_id)
     return cache.put(game_from_row(row, moves))
 
@@ -197,6 +220,23 @@ def due_reminders(conn: sqlite3.Connection, now: str, platform: str | None) -> l
            AND (deadline IS NULL OR deadline > ?) AND (? IS NULL OR platform = ?)
            ORDER BY remind_at, id""",
         (now, now, platform, platform),
+    )
+
+
+def engine_games(conn: sqlite3.Connection, platform: str | None) -> list[Game]:
+    return _select_games(
+        conn,
+        """status = 'active' AND (white_engine IS NOT NULL OR black_engine IS NOT NULL)
+           AND (? IS NULL OR platform = ?) ORDER BY updated, id""",
+        (platform, platform),
+    )
+
+
+def due_challenges(conn: sqlite3.Connection, before: str, platform: str | None) -> list[Game]:
+    return _select_games(
+        conn,
+        "status = 'challenge' AND created < ? AND (? IS NULL OR platform = ?) ORDER BY created, id",
+        (before, platform, platform),
     )
 
 

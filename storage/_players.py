@@ -126,6 +126,26 @@ def top_players(
     return [player_from_row(row) for row in rows]
 
 
+def channel_players(conn: sqlite3.Connection, platform: str, channel: str) -> list[Player]:
+    # A seat holds a player or an invitee alike; most recent game first.
+    rows = conn.execute(
+        f"""SELECT {PLAYER_COLUMNS} FROM players JOIN (
+                SELECT player_id, max(game_id) AS last_game FROM (
+                    SELECT white_player AS player_id, id AS game_id FROM games
+                    WHERE platform = :platform AND channel = :channel
+                    UNION ALL
+                    SELECT black_player, id FROM games
+                    WHERE platform = :platform AND channel = :channel
+                ) AS seated
+                WHERE player_id IS NOT NULL
+                GROUP BY player_id
+            ) AS seen ON players.id = seen.player_id
+            ORDER BY seen.last_game DESC, players.id""",
+        {"platform": platform, "channel": channel},
+    ).fetchall()
+    return [player_from_row(row) for row in rows]
+
+
 def player_from_row(row: Sequence[Any]) -> Player:
     (id_, platform, user_id, display_name, language, rating, deviation, volatility,
      games_played, created, updated) = row

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any, Final
 
+from ._outbox import insert_notices
 from ._sql import (
     decode_clock,
     decode_opt_date,
@@ -18,6 +19,7 @@ from ._sql import (
 )
 from .errors import NotFound, PuzzleAlreadyPosted
 from .records import (
+    NewNotice,
     Platform,
     Puzzle,
     PuzzleAttempt,
@@ -134,7 +136,12 @@ def subscriptions(conn: sqlite3.Connection) -> list[Subscription]:
 
 
 def record_post(
-    conn: sqlite3.Connection, subscription_id: int, local_date: date, puzzle_id: str, now: str
+    conn: sqlite3.Connection,
+    subscription_id: int,
+    local_date: date,
+    puzzle_id: str,
+    notices: Sequence[NewNotice],
+    now: str,
 ) -> PuzzlePost | None:
     day = encode_date(local_date)
     with write_tx(conn):
@@ -159,6 +166,7 @@ def record_post(
                WHERE id = ?""",
             (day, subscription_id),
         )
+        insert_notices(conn, notices, now)
         return _post(rows[0])
 
 

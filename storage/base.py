@@ -21,6 +21,9 @@ from .records import (
     Keep,
     NewGame,
     NewMove,
+    NewNotice,
+    NoticeCounts,
+    OutboxNotice,
     Platform,
     Player,
     Puzzle,
@@ -35,11 +38,17 @@ from .records import (
 
 
 class Storage(ABC):
-    """Durable games, players, ratings and puzzles.
+    """Durable games, players, ratings, puzzles and the outbox of notices.
 
     A method returns only after its change is committed to disk. Every write that
     depends on what the caller read is a compare-and-set and raises VersionConflict
-    when it lost.
+    when it lost. Any method raises StorageBusy, having changed nothing, when the
+    database stays locked by another writer longer than the busy timeout.
+
+    Writes that change state take `notices=[NewNotice, ...]`: what the bot owes a chat
+    because of that change, written to the outbox in the same transaction, so either
+    both are stored or neither is (nothing when the compare-and-set loses or the write
+    is refused). A notice whose key exists already is ignored, here as in add_notices.
     """
 
     async def __aenter__(self) -> Self:
@@ -88,6 +97,11 @@ class Storage(ABC):
         """Apply several rating updates at once, all or none (VersionConflict if stale)."""
 
     @abstractmethod
+    async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
+        """The players seated (or invited) in any game ever played in the channel, in any
+        status, most recent game first, each once: the people the chat knows."""
+
+    @abstractmethod
     async def top_players(
         self,
         platform: Platform,
@@ -101,8 +115,9 @@ class Storage(ABC):
     # Games
 
     @abstractmethod
-    async def create_game(self, new: NewGame) -> Game:
-        """Store a new challenge or game; ChannelBusy if the channel already has one open."""
+    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
+        """Store a new challenge or game (and `notices`); ChannelBusy if the channel
+        already has one open, and then nothing is stored."""
 
     @abstractmethod
     async def get_game(self, game_id: int) -> Game:
@@ -125,10 +140,12 @@ class Storage(ABC):
         changes: GameChanges = NO_CHANGES,
         *,
         ratings: Sequence[RatingUpdate] = (),
+        notices: Sequence[NewNotice] = (),
     ) -> Game:
-        """Append one ply and apply `changes` (and `ratings`) in one transaction.
+        """Append one ply and apply `changes` (and `ratings` and `notices`) in one transaction.
 
-        Raises VersionConflict when the game is no longer at `expected_version`.
+        Raises VersionConflict when the game is no longer at `expected_version` (then
+        nothing is stored). The game returned equals `game.after(changes, move=move, at=now)`.
         """
 
     @abstractmethod
@@ -139,8 +156,11 @@ class Storage(ABC):
         changes: GameChanges,
         *,
         ratings: Sequence[RatingUpdate] = (),
+        notices: Sequence[NewNotice] = (),
     ) -> Game:
-        """Apply `changes` (and `ratings`) if the game is still at `expected_version`."""
+        """Apply `changes` (and `ratings` and `notices`) if the game is still at
+        `expected_version`, else VersionConflict and nothing is stored. The game returned
+        equals `game.after(changes, at=now)`."""
 
     @abstractmethod
     async def undo_moves(
@@ -149,8 +169,11 @@ class Storage(ABC):
         expected_version: int,
         count: int,
         changes: GameChanges = NO_CHANGES,
+        *,
+        notices: Sequence[NewNotice] = (),
     ) -> Game:
-        """Take back the last `count` plies (a takeback) and apply `changes`, as one CAS."""
+        """Take back the last `count` plies (a takeback) and apply `changes` (and
+        `notices`), as one CAS."""
 
     @abstractmethod
     async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
@@ -160,6 +183,18 @@ class Storage(ABC):
     async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
         """Active games not yet reminded whose reminder time has come, deadline not passed.
         Only `platform`'s, if given."""
+
+    @abstractmethod
+    async def engine_games(self, platform: Platform | None = None) -> list[Game]:
+        """Every active game with at least one engine seat, with its moves, least recently
+        updated first. Only `platform`'s, if given. (Whose turn it is is the caller's call.)"""
+
+    @abstractmethod
+    async def due_challenges(
+        self, before: datetime, *, platform: Platform | None = None
+    ) -> list[Game]:
+        """Open challenges created before `before`, oldest first; changes nothing.
+        Only `platform`'s, if given. (The caller aborts each with update_game.)"""
 
     @abstractmethod
     async def expire_challenges(
@@ -230,13 +265,19 @@ class Storage(ABC):
 
     @abstractmethod
     async def record_post(
-        self, subscription_id: int, local_date: date, puzzle_id: str
+        self,
+        subscription_id: int,
+        local_date: date,
+        puzzle_id: str,
+        *,
+        notices: Sequence[NewNotice] = (),
     ) -> PuzzlePost | None:
-        """Claim the day's daily post for a subscription.
+        """Claim the day's daily post for a subscription, with its `notices`.
 
         Returns the new post, or None when that subscription already has a post for
-        `local_date` (then nothing is written and nothing should be sent). Raises
-        PuzzleAlreadyPosted if the chat has seen that puzzle before.
+        `local_date` (then nothing is written, notices neither, and nothing should be
+        sent). Raises PuzzleAlreadyPosted if the chat has seen that puzzle before (and
+        writes nothing).
         """
 
     @abstractmethod
@@ -308,3 +349,58 @@ class Storage(ABC):
     @abstractmethod
     async def prune_events(self, before: datetime) -> int:
         """Forget event ids recorded before `before`; returns how many."""
+
+    # The outbox
+
+    @abstractmethod
+    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
+        """Put notices in the outbox on their own (e.g. a reply a door could not deliver).
+
+        A notice whose key exists already is ignored, so adding twice is harmless.
+        """
+
+    @abstractmethod
+    async def due_notices(
+        self, platform: Platform, now: datetime, *, limit: int = 100
+    ) -> list[OutboxNotice]:
+        """Notices to push now: not sent, not dead, `push` set, `due` at or before `now`,
+        oldest (lowest id) first, at most `limit`.
+
+        A notice is withheld while an older notice of the same chat (platform and channel)
+        is neither sent nor dead and has `push` set, whatever that one's `due`: a chat's
+        notices arrive in order, and a later one never overtakes one waiting for a retry.
+        """
+
+    @abstractmethod
+    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
+        """The chat's notices neither sent nor dead, whatever their `push` and `due`,
+        oldest first: what a door replying to a person in that chat may carry along."""
+
+    @abstractmethod
+    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
+        """Stamp the notices with these keys sent (now). Idempotent: the first time stays;
+        unknown keys are ignored. A dead notice that was delivered after all counts as sent."""
+
+    @abstractmethod
+    async def retry_notice(
+        self, key: str, *, due: datetime, error: str, count: bool = True
+    ) -> None:
+        """A try failed: not before `due` again, with `error` kept as `last_error`;
+        `attempts` goes up by one when `count` (not for a wait the platform imposed, such
+        as a used-up quota). Ignored for an unknown key or a notice already sent or dead."""
+
+    @abstractmethod
+    async def bury_notice(self, key: str, *, error: str) -> None:
+        """Give a notice up as undeliverable: `dead` is set (now), `last_error` kept,
+        `attempts` up by one. It is kept, never deleted by prune_notices, and counted.
+        Ignored for an unknown key or a notice already sent or dead."""
+
+    @abstractmethod
+    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
+        """How many notices wait (neither sent nor dead) and how many are dead and unsent;
+        only `platform`'s, if given."""
+
+    @abstractmethod
+    async def prune_notices(self, before: datetime) -> int:
+        """Delete notices sent before `before` (never pending or dead unsent ones);
+        returns how many."""

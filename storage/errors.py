@@ -43,3 +43,11 @@ class IncompatibleDatabase(StorageError):
         super().__init__(f"refusing to open {path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class StorageBusy(StorageError):
+    """The database is busy (locked by another writer); try again."""
+
+    def __init__(self, detail: str = "") -> None:
+        message = "the database is busy (locked by another writer); try again"
+        super().__init__(f"{message} ({detail})" if detail else message)

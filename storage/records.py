@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
-from datetime import date, datetime, time, timedelta
+from dataclasses import dataclass, fields, replace
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final, Literal
 
 Platform = Literal["discord", "line", "console"]
@@ -160,6 +160,31 @@ class Game:
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
 
+    def after(self, changes: GameChanges, *, move: NewMove | None = None, at: datetime) -> Game:
+        """The game as storage returns it after `append_move` (with `move`) or `update_game`
+        with `changes`, at time `at` (the storage clock's now): one version on, `changes`
+        applied, the move appended at the next ply, `updated` set to `at`.
+
+        It lets a service build what it sends (a notice written in the same transaction)
+        from the game as it will be, before storing it.
+
+        >>> t = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+        >>> game = Game(1, "console", "c", None, "makruk", "forced", "forbid", 60,
+        ...             Seat.human(1), Seat.engine(3), False, 1, "fen", "active", None, None,
+        ...             None, None, None, None, None, False, t, t, 4, ())
+        >>> later = game.after(GameChanges(draw_offer="w"), move=NewMove("e3e4", "e4", "w"), at=t)
+        >>> later.version, later.draw_offer, later.moves[0].ply, later.moves[0].uci
+        (5, 'w', 1, 'e3e4')
+        """
+        if at.tzinfo is None or at.utcoffset() is None:
+            raise ValueError(f"naive datetime {at!r}: storage takes timezone-aware times")
+        at = at.astimezone(UTC)
+        moves = self.moves
+        if move is not None:
+            ply = moves[-1].ply + 1 if moves else 1
+            moves = (*moves, MoveRecord(ply, move.uci, move.san, move.by, at))
+        return replace(self, **dict(changes.items()), version=self.version + 1, updated=at, moves=moves)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameChanges:
@@ -243,6 +268,7 @@ class ChannelSettings:
     move_seconds: int | None = None
     coordinates: str | None = None  # coordinate style, owned by the renderers
     orientation: str | None = None  # board orientation preference
+    push_notices: bool | None = None  # pushed notices (reminders, daily puzzle); None: on
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,3 +363,59 @@ class PuzzleScore:
     display_name: str
     solved: int
     tries: int
+
+
+# The longest notice key: a door passes it to the platform's de-duplication.
+NOTICE_KEY_LENGTH: Final = 25
+
+
+@dataclass(frozen=True, slots=True)
+class NewNotice:
+    """Something the bot owes a chat, written to the outbox with the change that causes it.
+
+    `key` is unique (at most 25 characters), chosen by the service; a door hands it to the
+    platform's de-duplication. `payload` is JSON text whose meaning the services own.
+    `due`: not to be sent before then (None: at once, the storage clock's now). `push`:
+    False for a notice that is never pushed and only rides along on a reply in that chat.
+    """
+
+    platform: Platform
+    channel: str
+    key: str
+    kind: str  # "bot_move", "timeout", "reminder", "challenge_expired", "daily_puzzle", "reply", ...
+    payload: str
+    due: datetime | None = None
+    push: bool = True
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.key) <= NOTICE_KEY_LENGTH:
+            raise ValueError(f"a notice key has 1 to {NOTICE_KEY_LENGTH} characters, not {self.key!r}")
+        if not self.kind:
+            raise ValueError("a notice has a kind")
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxNotice:
+    """A notice in the outbox. Pending while neither `sent` nor `dead` is set."""
+
+    id: int  # outbox order: a chat's notices are delivered in id order
+    key: str
+    platform: Platform
+    channel: str
+    kind: str
+    payload: str
+    push: bool
+    created: datetime
+    due: datetime
+    attempts: int  # failed tries so far
+    last_error: str | None
+    sent: datetime | None
+    dead: datetime | None  # when it was given up as undeliverable (kept, not deleted)
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeCounts:
+    """How many notices are waiting and how many were given up."""
+
+    pending: int  # not sent, not dead
+    dead: int  # kept as undeliverable

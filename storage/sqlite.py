@@ -17,10 +17,10 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _players, _puzzles, migrate
+from . import _channels, _games, _outbox, _players, _puzzles, migrate
 from ._sql import encode_clock, encode_time
 from .base import Storage
-from .errors import StorageError
+from .errors import StorageBusy, StorageError
 from .records import (
     NO_CHANGES,
     UNCHANGED,
@@ -30,6 +30,9 @@ from .records import (
     Keep,
     NewGame,
     NewMove,
+    NewNotice,
+    NoticeCounts,
+    OutboxNotice,
     Platform,
     Player,
     Puzzle,
@@ -47,6 +50,9 @@ Clock = Callable[[], datetime]
 
 DEFAULT_DATABASE_PATH: Final = Path("makruk.db")
 BUSY_TIMEOUT_MS: Final = 5000
+# SQLite's primary result codes for a file locked by another connection.
+_SQLITE_BUSY: Final = 5
+_SQLITE_LOCKED: Final = 6
 
 
 def utc_now() -> datetime:
@@ -58,36 +64,54 @@ async def open_storage(
     *,
     clock: Clock = utc_now,
     move_cache: int = 256,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
 ) -> SqliteStorage:
     """Open the database at `path`, creating or upgrading it, and return it ready to use.
 
     Raises IncompatibleDatabase, leaving the file untouched, when it is not this
     project's database or is newer than this code. `clock` stamps created/updated/move
     times (tests pass a fake one); `move_cache` is how many games' move lists to keep in
-    memory (0: none).
+    memory (0: none); `busy_timeout_ms` is how long a call waits for another writer's
+    lock before it raises StorageBusy.
     """
     location = os.fspath(path)
     if location != ":memory:":
         Path(location).parent.mkdir(parents=True, exist_ok=True)
         # Read-only probe first: a foreign or newer file is refused before any write.
-        await asyncio.to_thread(migrate.check_file, location)
+        try:
+            await asyncio.to_thread(migrate.check_file, location)
+        except sqlite3.Error as error:
+            raise storage_error(error) from error
     try:
-        db = await aiosqlite.connect(location, isolation_level=None)
+        db = await aiosqlite.connect(
+            location, isolation_level=None, timeout=busy_timeout_ms / 1000
+        )
     except sqlite3.Error as error:
         raise StorageError(f"cannot open {location}: {error}") from error
     storage = SqliteStorage(db, location, clock, move_cache)
     try:
-        await storage._run(_prepare, location)
+        await storage._run(_prepare, location, busy_timeout_ms)
     except BaseException:
         await db.close()
         raise
     return storage
 
 
-def _prepare(conn: sqlite3.Connection, location: str) -> None:
+def storage_error(error: sqlite3.Error) -> StorageError:
+    """The StorageError a database error stands for: StorageBusy for a lock that outlasted
+    the busy timeout."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(error, sqlite3.OperationalError) and code is not None and (
+        code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    ):
+        return StorageBusy(str(error))
+    return StorageError(str(error))
+
+
+def _prepare(conn: sqlite3.Connection, location: str, busy_timeout_ms: int) -> None:
     # WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so a
     # commit that returned survives a power cut too, not only a killed process.
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+    conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -109,8 +133,8 @@ class SqliteStorage(Storage):
         """Run `fn(raw_connection, *args)` on the worker thread; one hop per transaction.
 
         aiosqlite's public calls queue one statement each (a thread hop, ~0.1 ms here);
-        its `_execute` queues a whole function. Database errors become StorageError so
-        that callers never see sqlite3.
+        its `_execute` queues a whole function. Database errors become StorageError (a
+        lock held too long by another writer: StorageBusy) so that callers never see sqlite3.
         """
         try:
             result: T = await self._db._execute(  # type: ignore[no-untyped-call]
@@ -118,7 +142,7 @@ class SqliteStorage(Storage):
             )
             return result
         except sqlite3.Error as error:
-            raise StorageError(str(error)) from error
+            raise storage_error(error) from error
 
     def _now(self) -> str:
         return encode_time(self._clock())
@@ -155,6 +179,9 @@ class SqliteStorage(Storage):
     async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[Player]:
         return await self._run(_players.update_ratings, list(updates), self._now())
 
+    async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
+        return await self._run(_players.channel_players, platform, channel)
+
     async def top_players(
         self,
         platform: Platform,
@@ -167,8 +194,8 @@ class SqliteStorage(Storage):
 
     # Games
 
-    async def create_game(self, new: NewGame) -> Game:
-        return await self._run(_games.create_game, self._moves, new, self._now())
+    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
+        return await self._run(_games.create_game, self._moves, new, list(notices), self._now())
 
     async def get_game(self, game_id: int) -> Game:
         return await self._run(_games.get_game, self._moves, game_id)
@@ -187,10 +214,11 @@ class SqliteStorage(Storage):
         changes: GameChanges = NO_CHANGES,
         *,
         ratings: Sequence[RatingUpdate] = (),
+        notices: Sequence[NewNotice] = (),
     ) -> Game:
         return await self._run(
             _games.append_move, self._moves, game_id, expected_version, move, changes,
-            list(ratings), self._now(),
+            list(ratings), list(notices), self._now(),
         )
 
     async def update_game(
@@ -200,10 +228,11 @@ class SqliteStorage(Storage):
         changes: GameChanges,
         *,
         ratings: Sequence[RatingUpdate] = (),
+        notices: Sequence[NewNotice] = (),
     ) -> Game:
         return await self._run(
             _games.update_game, self._moves, game_id, expected_version, changes,
-            list(ratings), self._now(),
+            list(ratings), list(notices), self._now(),
         )
 
     async def undo_moves(
@@ -212,9 +241,12 @@ class SqliteStorage(Storage):
         expected_version: int,
         count: int,
         changes: GameChanges = NO_CHANGES,
+        *,
+        notices: Sequence[NewNotice] = (),
     ) -> Game:
         return await self._run(
-            _games.undo_moves, self._moves, game_id, expected_version, count, changes, self._now()
+            _games.undo_moves, self._moves, game_id, expected_version, count, changes,
+            list(notices), self._now(),
         )
 
     async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
@@ -222,6 +254,14 @@ class SqliteStorage(Storage):
 
     async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
         return await self._run(_games.due_reminders, encode_time(now), platform)
+
+    async def engine_games(self, platform: Platform | None = None) -> list[Game]:
+        return await self._run(_games.engine_games, platform)
+
+    async def due_challenges(
+        self, before: datetime, *, platform: Platform | None = None
+    ) -> list[Game]:
+        return await self._run(_games.due_challenges, encode_time(before), platform)
 
     async def expire_challenges(
         self, before: datetime, *, platform: Platform | None = None
@@ -284,10 +324,16 @@ class SqliteStorage(Storage):
         return await self._run(_puzzles.subscriptions)
 
     async def record_post(
-        self, subscription_id: int, local_date: date, puzzle_id: str
+        self,
+        subscription_id: int,
+        local_date: date,
+        puzzle_id: str,
+        *,
+        notices: Sequence[NewNotice] = (),
     ) -> PuzzlePost | None:
         return await self._run(
-            _puzzles.record_post, subscription_id, local_date, puzzle_id, self._now()
+            _puzzles.record_post, subscription_id, local_date, puzzle_id, list(notices),
+            self._now(),
         )
 
     async def record_extra_post(
@@ -347,3 +393,33 @@ class SqliteStorage(Storage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, encode_time(before))
+
+    # The outbox
+
+    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
+        await self._run(_outbox.add_notices, list(notices), self._now())
+
+    async def due_notices(
+        self, platform: Platform, now: datetime, *, limit: int = 100
+    ) -> list[OutboxNotice]:
+        return await self._run(_outbox.due_notices, platform, encode_time(now), limit)
+
+    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
+        return await self._run(_outbox.pending_notices, platform, channel)
+
+    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
+        await self._run(_outbox.mark_notices_sent, list(keys), self._now())
+
+    async def retry_notice(
+        self, key: str, *, due: datetime, error: str, count: bool = True
+    ) -> None:
+        await self._run(_outbox.retry_notice, key, encode_time(due), error, count)
+
+    async def bury_notice(self, key: str, *, error: str) -> None:
+        await self._run(_outbox.bury_notice, key, error, self._now())
+
+    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
+        return await self._run(_outbox.notice_counts, platform)
+
+    async def prune_notices(self, before: datetime) -> int:
+        return await self._run(_outbox.prune_notices, encode_time(before))
