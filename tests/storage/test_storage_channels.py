@@ -25,6 +25,7 @@ async def test_settings_are_stored_and_replaced(storage: SqliteStorage) -> None:
         move_seconds=600,
         coordinates="thai",
         orientation="mover",
+        push_notices=True,
     )
     await storage.set_channel_settings(chosen)
     assert await storage.get_channel_settings("discord", "chan-1") == chosen
@@ -34,6 +35,17 @@ async def test_settings_are_stored_and_replaced(storage: SqliteStorage) -> None:
     assert await storage.get_channel_settings("discord", "chan-2") == ChannelSettings(
         "discord", "chan-2"
     )
+
+
+async def test_pushed_notices_can_be_turned_off_and_on(storage: SqliteStorage) -> None:
+    off = ChannelSettings("line", "Cgroup", "th", push_notices=False)
+    await storage.set_channel_settings(off)
+    assert await storage.get_channel_settings("line", "Cgroup") == off
+    on = ChannelSettings("line", "Cgroup", "th", push_notices=True)
+    await storage.set_channel_settings(on)
+    assert (await storage.get_channel_settings("line", "Cgroup")).push_notices is True
+    await storage.set_channel_settings(ChannelSettings("line", "Cgroup", "th"))
+    assert (await storage.get_channel_settings("line", "Cgroup")).push_notices is None
 
 
 async def test_event_ids_are_new_once_even_across_restarts(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import timedelta
+from datetime import timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from storage import (
     ChannelBusy,
+    Game,
     GameChanges,
     NewGame,
     NewMove,
@@ -444,3 +445,106 @@ async def test_last_game_is_the_newest_in_any_status(
     second = await storage.create_game(challenge(alice))
     assert await storage.last_game("discord", "chan-1") == second
     assert await storage.last_game("line", "chan-1") is None
+
+
+async def test_engine_games_are_active_games_with_an_engine_seat_least_recently_updated_first(
+    storage: SqliteStorage, alice: Player, bob: Player, make_game: MakeGame, clock: FakeClock
+) -> None:
+    engine_black = await make_game(channel="a", black=Seat.engine(3))
+    clock.advance(1)
+    engine_white = await make_game(channel="b", white=Seat.engine(5), platform="line")
+    await make_game(channel="c")  # two people
+    await storage.create_game(challenge(alice, channel="d"))  # a challenge, not active
+    finished = await make_game(channel="e", black=Seat.engine(1))
+    await storage.update_game(
+        finished.id, finished.version, GameChanges(status="finished", result="1-0")
+    )
+    clock.advance(1)
+    engine_black = await storage.append_move(
+        engine_black.id, engine_black.version, NewMove("e3e4", "e4", "w")
+    )
+
+    assert await storage.engine_games() == [engine_white, engine_black]
+    assert await storage.engine_games("discord") == [engine_black]
+    assert await storage.engine_games("console") == []
+
+
+async def test_due_challenges_only_reads(
+    storage: SqliteStorage, alice: Player, make_game: MakeGame, clock: FakeClock
+) -> None:
+    oldest = await storage.create_game(challenge(alice, channel="oldest"))
+    clock.advance(60)
+    old = await storage.create_game(challenge(alice, channel="old"))
+    clock.advance(600)
+    await storage.create_game(challenge(alice, channel="fresh"))
+    await make_game(channel="playing")
+
+    before = clock.now - timedelta(seconds=300)
+    assert await storage.due_challenges(before) == [oldest, old]
+    assert await storage.due_challenges(before, platform="line") == []
+    assert await storage.due_challenges(before) == [oldest, old]  # nothing changed
+    assert await storage.due_challenges(oldest.created) == []  # created before, not at
+
+
+async def test_channel_players_most_recent_game_first_each_once(
+    storage: SqliteStorage, alice: Player, bob: Player, make_game: MakeGame
+) -> None:
+    carol = await storage.get_or_create_player("discord", "300", "Carol")
+    dave = await storage.get_or_create_player("discord", "400", "Dave")
+    first = await make_game(channel="room", black=Seat.engine(2))  # Alice alone
+    await storage.update_game(first.id, first.version, GameChanges(status="aborted"))
+    second = await make_game(channel="room", white=Seat.human(carol.id))  # Carol, Bob
+    await storage.update_game(
+        second.id, second.version, GameChanges(status="finished", result="0-1")
+    )
+    await make_game(channel="elsewhere", white=Seat.human(dave.id))
+    invited = NewGame(platform="discord", channel="room", white=Seat.human(bob.id),
+                      black=Seat.human(dave.id), start_fen=START_FEN, promotion="forced",
+                      perpetual="forbid", move_seconds=60, created_by=bob.id)
+    await storage.create_game(invited)  # Bob invites Dave
+
+    players = await storage.channel_players("discord", "room")
+    assert [p.display_name for p in players] == ["Bob", "Dave", "Carol", "Alice"]
+    assert players[0] == await storage.get_player(bob.id)
+    assert await storage.channel_players("line", "room") == []
+    assert await storage.channel_players("discord", "empty") == []
+
+
+async def test_game_after_predicts_what_storage_returns(
+    storage: SqliteStorage, alice: Player, bob: Player, make_game: MakeGame, clock: FakeClock
+) -> None:
+    bangkok = timezone(timedelta(hours=7))
+    game = await make_game(black=Seat.engine(4))
+    steps: list[tuple[GameChanges, NewMove | None]] = [
+        (GameChanges(), NewMove("e3e4", "e4", "w")),
+        (GameChanges(deadline=(clock.now + timedelta(hours=1)).astimezone(bangkok),
+                     remind_at=clock.now + timedelta(minutes=30), reminded=False,
+                     draw_offer="b"), NewMove("d6d5", "d5", "b")),
+        (GameChanges(draw_offer=None, takeback_offer="w", counting='{"from": 3}'), None),
+        (GameChanges(black=Seat.human(bob.id), rated=True, reminded=True), None),
+        (GameChanges(status="finished", result="1/2-1/2", reason="agreed", deadline=None,
+                     remind_at=None, counting=None), None),
+    ]
+    for changes, move in steps:
+        clock.advance(7.25)
+        expected = game.after(changes, move=move, at=clock.now)
+        if move is None:
+            game = await storage.update_game(game.id, game.version, changes)
+        else:
+            game = await storage.append_move(game.id, game.version, move, changes)
+        assert game == expected
+        assert await storage.get_game(game.id) == expected
+    assert [m.ply for m in game.moves] == [1, 2]
+
+
+def test_game_after_refuses_a_naive_time() -> None:
+    game = _a_game()
+    with pytest.raises(ValueError, match="naive"):
+        game.after(GameChanges(), at=game.created.replace(tzinfo=None))
+
+
+def _a_game() -> Game:
+    at = FakeClock().now
+    return Game(1, "console", "c", None, "makruk", "forced", "forbid", 60, Seat.human(1),
+                Seat.engine(3), False, 1, START_FEN, "active", None, None, None, None, None,
+                None, None, False, at, at, 1, ())

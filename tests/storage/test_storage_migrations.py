@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from storage import IncompatibleDatabase, StorageError, migrate, open_storage
+from storage import (
+    ChannelSettings,
+    IncompatibleDatabase,
+    NewNotice,
+    NoticeCounts,
+    StorageError,
+    migrate,
+    open_storage,
+)
 
 
 def schema_of(path: Path) -> list[tuple[str, str, str]]:
@@ -108,6 +116,26 @@ async def test_upgrade_from_every_earlier_version(tmp_path: Path, version: int) 
         assert await storage.mark_event_processed("after-upgrade")  # newest table works
     assert header(old) == (migrate.APPLICATION_ID, migrate.latest_version())
     assert schema_of(old) == schema_of(fresh)
+
+
+async def test_upgrade_from_0004_adds_the_outbox_and_keeps_settings(db_path: Path) -> None:
+    build_at_version(db_path, 4)
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        """INSERT INTO channel_settings (platform, channel, language, move_seconds, updated)
+           VALUES ('line', 'Cgroup', 'th', 600, '2025-01-01T00:00:00.000000Z')"""
+    )
+    conn.commit()
+    conn.close()
+
+    async with await open_storage(db_path) as storage:
+        settings = await storage.get_channel_settings("line", "Cgroup")
+        assert settings == ChannelSettings("line", "Cgroup", "th", move_seconds=600)
+        assert settings.push_notices is None  # None: on
+        assert await storage.notice_counts() == NoticeCounts(pending=0, dead=0)
+        await storage.add_notices([NewNotice("line", "Cgroup", "k1", "reply", "{}")])
+        assert [n.key for n in await storage.pending_notices("line", "Cgroup")] == ["k1"]
+    assert header(db_path) == (migrate.APPLICATION_ID, 5)
 
 
 async def test_two_processes_worth_of_openers_migrate_once(db_path: Path) -> None:
