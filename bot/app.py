@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,13 +14,13 @@ from storage import Storage, open_storage
 from .clock import Clock, SystemClock
 from .config import Settings
 from .engines import Engine, make_engine
-from .messages import Notice, Platform
+from .messages import Platform
 from .puzzles.bank import BANK_PATH, load_bank
+from .scheduler import Job
 from .services.games import GameService
+from .services.outbox import Outbox, Send
 from .services.presenter import Render
 from .services.puzzles import PuzzleService, weekday_bands
-
-Job = Callable[[], Awaitable[list[Notice]]]  # what a scheduler runs on each tick
 
 
 @dataclass
@@ -31,13 +30,13 @@ class App:
     games: GameService
     puzzles: PuzzleService | None = None
 
-    def jobs(self, platform: Platform) -> list[Job]:
-        """What a door's scheduler runs: the games' clock and the daily puzzle posts, each
-        limited to the door's platform (the other doors deliver their own)."""
-        jobs: list[Job] = [functools.partial(self.games.tick, platform)]
-        if self.puzzles is not None:
-            jobs.append(functools.partial(self.puzzles.tick, platform))
-        return jobs
+    def outbox(self, platform: Platform, send: Send) -> Outbox:
+        """The deliverer of ``platform``'s notices through its door's ``send``."""
+        return self.games.outbox(platform, send)
+
+    def jobs(self, platform: Platform, outbox: Outbox) -> list[Job]:
+        """What a door's scheduler runs (see GameService.jobs)."""
+        return self.games.jobs(platform, outbox)
 
 
 @asynccontextmanager

@@ -8,7 +8,6 @@ one JSON object per reply.
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import json
 import re
@@ -38,10 +37,8 @@ class ConsoleChat:
 
     async def run(self, lines, *, interval: float = 5.0) -> None:
         """Handles every line until the input ends; the scheduler runs alongside."""
-        jobs = [functools.partial(self.games.tick, "console")]
-        if self.games.puzzles is not None:
-            jobs.append(functools.partial(self.games.puzzles.tick, "console"))  # the daily puzzle posts
-        scheduler = Scheduler(jobs, self._deliver, interval=interval)
+        outbox = self.games.outbox("console", self._send)
+        scheduler = Scheduler(self.games.jobs("console", outbox), interval=interval)
         await scheduler.run_once()  # whatever came due while the chat was closed
         scheduler.start()
         try:
@@ -49,12 +46,14 @@ class ConsoleChat:
                 msg = self.incoming(line.rstrip("\r\n"))
                 if msg is None:
                     continue
-                for reply in await self.games.handle(msg):
+                replies = await self.games.handle(msg)
+                for reply in replies:
                     await self.show(reply)
+                await self.games.delivered(replies)
         finally:
             await scheduler.stop()
 
-    async def _deliver(self, notice: Notice) -> None:
+    async def _send(self, notice: Notice) -> None:
         await self.show(notice.reply)
 
     def incoming(self, line: str) -> Incoming | None:

@@ -12,11 +12,15 @@ nonce), so a notice sent twice (a crash between the send and the mark) shows onc
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
+
+from storage.records import NewNotice
 
 from ..clock import Clock
 from ..messages import Notice, Platform, Reply
@@ -50,6 +54,7 @@ class DeliveryError(Exception):
 
 
 Send = Callable[[Notice], Awaitable[None]]
+Prepare = Callable[[Reply], Awaitable[Reply]]
 
 
 def notice_of(row: OutboxNotice) -> Notice:
@@ -61,13 +66,23 @@ def payload_of(reply: Reply) -> str:
     return json.dumps(reply.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
+def new_notice(platform: Platform, channel: str, kind: str, reply: Reply, *, due: datetime | None = None,
+               push: bool = True) -> tuple[NewNotice, Reply]:
+    """An outbox row holding ``reply`` for a chat (to store with the change that causes it),
+    with a fresh key, and the reply marked with that key."""
+    key = secrets.token_hex(10)  # 20 characters: within Discord's 25 for a nonce
+    reply = dataclasses.replace(reply, outbox_key=key)
+    return NewNotice(platform, channel, key, kind, payload_of(reply), due=due, push=push), reply
+
+
 class Outbox:
     """Delivers one platform's notices through its door's ``send``."""
 
     def __init__(self, storage: Storage, clock: Clock, platform: Platform, send: Send, *,
-                 base_delay: float = BASE_DELAY, max_delay: float = MAX_DELAY,
+                 prepare: Prepare | None = None, base_delay: float = BASE_DELAY, max_delay: float = MAX_DELAY,
                  max_attempts: int = MAX_ATTEMPTS) -> None:
         self.storage = storage
+        self.prepare = prepare  # draws a reply's board again (the outbox keeps no images)
         self.clock = clock
         self.platform = platform
         self.send = send
@@ -84,7 +99,7 @@ class Outbox:
         sent = 0
         for row in await self.storage.due_notices(self.platform, now, limit=limit):
             try:
-                await self.send(notice_of(row))
+                await self.send(await self._notice(row))
             except DeliveryError as error:
                 await self._failed(row, error)
                 if error.quota:
@@ -101,11 +116,17 @@ class Outbox:
     async def pending_for(self, channel: str) -> list[Notice]:
         """The chat's notices not yet delivered: a door that is replying to a person there may
         carry them in its reply (and then calls ``delivered``)."""
-        return [notice_of(row) for row in await self.storage.pending_notices(self.platform, channel)]
+        return [await self._notice(row) for row in await self.storage.pending_notices(self.platform, channel)]
 
     async def delivered(self, keys: Sequence[str]) -> None:
         if keys:
             await self.storage.mark_notices_sent(list(keys))
+
+    async def _notice(self, row: OutboxNotice) -> Notice:
+        notice = notice_of(row)
+        if self.prepare is None:
+            return notice
+        return dataclasses.replace(notice, reply=await self.prepare(notice.reply))
 
     async def _failed(self, row: OutboxNotice, error: DeliveryError) -> None:
         now = self.clock.now()

@@ -14,6 +14,7 @@ loses nothing.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -34,9 +35,10 @@ from storage.records import Player, Puzzle, PuzzlePost, Subscription
 from ..clock import Clock, SystemClock
 from ..config import Settings
 from ..i18n import Catalog
-from ..messages import Action, BoardView, Incoming, Notice, Reply
+from ..messages import Action, BoardView, Incoming, Platform, Reply
 from .errors import Refusal
 from .notation import move_text, square_text
+from .outbox import new_notice
 from .presenter import Render
 
 log = logging.getLogger(__name__)
@@ -122,13 +124,13 @@ class PuzzleService:
         await self._require_unfinished(post, player)
         return await self._try(msg, language, post, puzzle, player, ply, board, move)
 
-    async def tick(self, platform: str | None = None) -> list[Notice]:
-        """Each subscription's daily post, once its local time has come and if not sent yet.
+    async def tick(self, platform: Platform | None = None) -> None:
+        """Each subscription's daily post, once its local time has come and if not sent yet;
+        the post goes to the outbox with the record that it was made.
 
         A door passes its ``platform``, so that it only claims the posts it can deliver.
         """
         now = self.clock.now()
-        notices = []
         for sub in await self.storage.subscriptions():
             if platform is not None and sub.platform != platform:
                 continue
@@ -141,28 +143,18 @@ class PuzzleService:
             if (sub.last_posted is not None and sub.last_posted >= today) or local.time() < sub.local_time:
                 continue
             try:
-                notice = await self._post_daily(sub, today)
+                await self._post_daily(sub, today)
             except Exception:
                 log.exception("could not post the daily puzzle to %s/%s", sub.platform, sub.channel)
-                continue
-            if notice is not None:
-                notices.append(notice)
-        return notices
 
     # --- daily and extra posts ------------------------------------------------------------
 
-    async def _post_daily(self, sub: Subscription, today: date) -> Notice | None:
+    async def _post_daily(self, sub: Subscription, today: date) -> None:
         earlier = await self.storage.recent_posts(sub.platform, sub.channel, limit=20)
         puzzle = await self._pick(sub.platform, sub.channel, today.weekday())
         if puzzle is None:
             log.warning("no puzzle left that %s/%s has not seen", sub.platform, sub.channel)
-            return None
-        try:
-            post = await self.storage.record_post(sub.id, today, puzzle.id)
-        except PuzzleAlreadyPosted:
-            return None  # another process showed it a moment ago; the next tick picks again
-        if post is None:
-            return None  # today's post was already claimed (another process, or a restart)
+            return
         language = await self._chat_language(sub.platform, sub.channel, sub.language)
         reveal = [p for p in earlier if p.subscription_id is not None][:1]
         if earlier and earlier[0].subscription_id is None:
@@ -170,7 +162,15 @@ class PuzzleService:
         title = self.t(language, "puzzle.daily", weekday=self.t(language, f"puzzle.weekday.{today.weekday()}"),
                        rating=puzzle.rating or "?")
         reply = await self._post_reply(language, puzzle, title, sorted(reveal, key=lambda p: p.id))
-        return Notice(sub.platform, sub.channel, reply)
+        settings = await self.storage.get_channel_settings(sub.platform, sub.channel)
+        notice, _ = new_notice(sub.platform, sub.channel, "daily_puzzle", reply,
+                               push=settings.push_notices is not False)
+        try:
+            # The post and its notice are stored together: None when today's post was claimed
+            # already (another process, or a restart), and then nothing is sent.
+            await self.storage.record_post(sub.id, today, puzzle.id, notices=[notice])
+        except PuzzleAlreadyPosted:
+            pass  # another process showed it a moment ago; the next tick picks again
 
     async def _cmd_puzzle(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
         """An extra puzzle, any time; it becomes the chat's current one and counts for no streak.
@@ -371,10 +371,20 @@ class PuzzleService:
             coords="thai" if language == "th" else "latin",
             caption=caption,
         )
-        image = await asyncio.get_running_loop().run_in_executor(None, self._render, view)
+        image = await self._draw(view)
         actions = () if solved else (Action("hint", self.t(language, "puzzle.action.hint")),
                                      Action("giveup", self.t(language, "puzzle.action.giveup")))
         return Reply(kind=kind, text=text, language=language, image=image, board=view, actions=actions)
+
+
+    async def with_card(self, reply: Reply) -> Reply:
+        """The reply with its puzzle card drawn again (the outbox keeps no images)."""
+        if reply.board is None or reply.image is not None:
+            return reply
+        return dataclasses.replace(reply, image=await self._draw(reply.board))
+
+    async def _draw(self, view: BoardView) -> bytes | None:
+        return await asyncio.get_running_loop().run_in_executor(None, self._render, view)
 
 
 # --- helpers ----------------------------------------------------------------------------------

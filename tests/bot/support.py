@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bot.messages import Incoming, Platform, User
+from bot.messages import Incoming, Notice, Platform, User
 from bot.services.games import GameService
+
+PLATFORMS: tuple[Platform, ...] = ("console", "discord", "line")
 
 
 def no_image(view):
@@ -22,7 +24,9 @@ class Chat:
     async def say(self, user: str, text: str, *mentions: str, locale: str | None = None):
         msg = Incoming(self.platform, self.channel, User(user, user), text, community="guild",
                        mentions=tuple(User(m, m) for m in mentions), locale=locale)
-        return await self.service.handle(msg)
+        replies = await self.service.handle(msg)
+        await self.service.delivered(replies)  # shown, as a door would report
+        return replies
 
     async def ok(self, user: str, text: str, *mentions: str):
         replies = await self.say(user, text, *mentions)
@@ -34,3 +38,17 @@ class Chat:
         replies = await self.say(user, text, *mentions)
         assert len(replies) == 1 and replies[0].error == code, [(r.error, r.text) for r in replies]
         return replies[0]
+
+
+async def tick(service: GameService, platform: Platform | None = None) -> list[Notice]:
+    """Runs the service's clock, then delivers what it wrote to the outbox (``platform``'s, or
+    every platform's); returns the notices delivered, as a door's scheduler would."""
+    sent: list[Notice] = []
+
+    async def send(notice: Notice) -> None:
+        sent.append(notice)
+
+    await service.tick(platform)
+    for each in [platform] if platform else PLATFORMS:
+        await service.outbox(each, send).drain()
+    return sent

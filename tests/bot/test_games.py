@@ -12,7 +12,7 @@ from makruk import Board
 from storage import open_storage
 from storage.records import NewGame, Seat
 
-from .support import Chat, no_image
+from .support import Chat, no_image, tick
 
 
 async def seed_game(storage, clock, fen, *, white="alice", black="bob", channel="c1", rated=True,
@@ -116,22 +116,23 @@ async def test_loss_on_time_with_reminder_first(chat, service, clock):
     await chat.ok("bob", "accept")
     await chat.ok("alice", "e3e4")
     clock.advance(hours=20)  # past 80 % of the 24 h
-    notices = await service.tick()
+    notices = await tick(service)
     assert len(notices) == 1 and "bob" in notices[0].reply.text
     assert notices[0].reply.mentions[0].id == "bob"
-    assert await service.tick() == []  # reminded once
+    assert await tick(service) == []  # reminded once
     clock.advance(hours=5)
-    notices = await service.tick()
+    notices = await tick(service)
     assert len(notices) == 1
-    assert notices[0].reply.game.result == "1-0" and notices[0].reply.game.reason == "timeout"
+    game = notices[0].reply.game
+    assert game is not None and game.result == "1-0" and game.reason == "timeout"
 
 
 async def test_challenge_expires_after_fifteen_minutes(chat, service, clock):
     await chat.ok("alice", "new")
     clock.advance(minutes=14)
-    assert await service.tick() == []
+    assert await tick(service) == []
     clock.advance(minutes=2)
-    notices = await service.tick()
+    notices = await tick(service)
     assert len(notices) == 1 and "expired" in notices[0].reply.text
     await chat.refused("bob", "accept", "no_game")
 
@@ -295,7 +296,7 @@ async def test_scheduler_delivers_what_came_due_while_the_bot_was_down(chat, ser
     async def broken_job():
         raise RuntimeError("a failing job must not stop the others")
 
-    scheduler = Scheduler([broken_job, service.tick], deliver)
+    scheduler = Scheduler([broken_job, *service.jobs("console", service.outbox("console", deliver))])
     assert await scheduler.run_once() == 1
     assert delivered[0].reply.game.reason == "timeout" and delivered[0].channel == "c1"
 
@@ -330,9 +331,9 @@ async def test_tick_takes_only_its_own_platforms_games(chat, service, clock):
     await chat.ok("alice", "new")
     await line.ok("somchai", "new")
     clock.advance(minutes=20)
-    notices = await service.tick(platform="line")
+    notices = await tick(service, platform="line")
     assert [(n.platform, n.channel) for n in notices] == [("line", "group:G1")]
-    notices = await service.tick(platform="console")
+    notices = await tick(service, platform="console")
     assert [(n.platform, n.channel) for n in notices] == [("console", "c1")]
 
 

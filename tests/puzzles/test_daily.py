@@ -9,7 +9,7 @@ import pytest
 
 from storage import open_storage
 
-from .support import BANDS, MATE2, Chat, band_puzzles, make_services
+from .support import BANDS, MATE2, Chat, band_puzzles, daily_posts, make_services
 
 
 @pytest.fixture
@@ -27,22 +27,22 @@ async def test_one_post_per_day_also_across_restarts(games, puzzles, storage, cl
     await storage.upsert_puzzles(band_puzzles())
     await subscribe(games, "discord", "chan", "08:00", "Asia/Bangkok")
     clock.set(datetime(2026, 11, 30, 0, 59, tzinfo=UTC))  # 07:59 in Bangkok
-    assert await puzzles.tick() == []
+    assert await daily_posts(puzzles) == []
     clock.advance(minutes=1)
-    notices = await puzzles.tick()
+    notices = await daily_posts(puzzles)
     assert [(n.platform, n.channel, n.reply.kind) for n in notices] == [("discord", "chan", "puzzle")]
     assert notices[0].reply.text.startswith("Daily puzzle, Monday")
-    assert await puzzles.tick() == []
+    assert await daily_posts(puzzles) == []
     clock.advance(hours=10)
     # A restart: new storage and service objects on the same file post nothing more today.
     async with await open_storage(db_path, clock=clock.now) as again:
         _, restarted = make_services(again, clock)
-        assert await restarted.tick() == []
+        assert await daily_posts(restarted) == []
         clock.set(datetime(2026, 12, 1, 1, 0, tzinfo=UTC))
-        notices = await restarted.tick()
+        notices = await daily_posts(restarted)
         assert len(notices) == 1 and "Tuesday" in notices[0].reply.text
-        assert await restarted.tick() == []
-    assert await puzzles.tick() == []  # the old objects agree: the day is taken
+        assert await daily_posts(restarted) == []
+    assert await daily_posts(puzzles) == []  # the old objects agree: the day is taken
     seen = await storage.posted_puzzle_ids("discord", "chan")
     assert len(seen) == 2
 
@@ -52,14 +52,14 @@ async def test_time_zones_around_local_midnight(games, puzzles, storage, clock):
     await subscribe(games, "line", "bangkok", "00:00", "Asia/Bangkok")  # 17:00 UTC the day before
     await subscribe(games, "line", "newyork", "00:00", "America/New_York")  # 05:00 UTC (EST)
     clock.set(datetime(2026, 11, 30, 16, 59, tzinfo=UTC))  # Bangkok: Monday 23:59; New York: Monday 11:59
-    posted = {n.channel for n in await puzzles.tick()}
+    posted = {n.channel for n in await daily_posts(puzzles)}
     assert posted == {"bangkok", "newyork"}
     clock.advance(minutes=1)  # Bangkok: Tuesday 00:00
-    assert {n.channel for n in await puzzles.tick()} == {"bangkok"}
+    assert {n.channel for n in await daily_posts(puzzles)} == {"bangkok"}
     clock.set(datetime(2026, 12, 1, 4, 59, tzinfo=UTC))  # New York: Monday 23:59
-    assert await puzzles.tick() == []
+    assert await daily_posts(puzzles) == []
     clock.advance(minutes=1)  # New York: Tuesday 00:00
-    notices = await puzzles.tick()
+    notices = await daily_posts(puzzles)
     assert [n.channel for n in notices] == ["newyork"] and "Tuesday" in notices[0].reply.text
     for channel, days in (("bangkok", [date(2026, 11, 30), date(2026, 12, 1)]),
                           ("newyork", [date(2026, 11, 30), date(2026, 12, 1)])):
@@ -74,10 +74,10 @@ async def test_a_missed_post_goes_out_at_start_up_the_same_day(storage, clock, d
     # The bot was down from Sunday until Monday 15:00 in Bangkok: Sunday's post is gone, Monday's goes out.
     clock.set(datetime(2026, 11, 30, 8, 0, tzinfo=UTC))
     _, puzzles = make_services(storage, clock)
-    notices = await puzzles.tick()
+    notices = await daily_posts(puzzles)
     assert sorted(n.channel for n in notices) == ["C1", "C2"]  # one push per subscribed LINE chat
     assert all("Monday" in n.reply.text for n in notices)
-    assert await puzzles.tick() == []
+    assert await daily_posts(puzzles) == []
 
 
 async def test_difficulty_rises_through_the_week_and_no_puzzle_repeats(games, puzzles, storage, clock):
@@ -86,7 +86,7 @@ async def test_difficulty_rises_through_the_week_and_no_puzzle_repeats(games, pu
     ratings = []
     for day in range(14):
         clock.set(datetime(2026, 11, 30, 7, 0, tzinfo=UTC) + timedelta(days=day))
-        [_notice] = await puzzles.tick()  # exactly one post a day
+        [_notice] = await daily_posts(puzzles)  # exactly one post a day
         post = await storage.latest_post("console", "c")
         ratings.append((await storage.get_puzzle(post.puzzle_id)).rating)
     for day, rating in enumerate(ratings):
@@ -99,7 +99,7 @@ async def test_a_missing_band_falls_back_to_the_nearest_easier_one(games, puzzle
     await storage.upsert_puzzles([p for p in band_puzzles() if not p.id.startswith("band6")])
     await subscribe(games, "console", "c", "06:00", "UTC")
     clock.set(datetime(2026, 12, 6, 7, 0, tzinfo=UTC))  # a Sunday
-    await puzzles.tick()
+    await daily_posts(puzzles)
     post = await storage.latest_post("console", "c")
     low, high = BANDS[5]
     assert low <= (await storage.get_puzzle(post.puzzle_id)).rating <= high
@@ -109,10 +109,10 @@ async def test_the_next_post_reveals_the_previous_solution(games, puzzles, stora
     await storage.upsert_puzzles(band_puzzles())
     await subscribe(games, "console", "c", "06:00", "UTC")
     clock.set(datetime(2026, 11, 30, 7, 0, tzinfo=UTC))
-    [first] = await puzzles.tick()
+    [first] = await daily_posts(puzzles)
     assert "Solution of the previous puzzle" not in first.reply.text
     clock.advance(days=1)
-    [second] = await puzzles.tick()
+    [second] = await daily_posts(puzzles)
     assert "Solution of the previous puzzle: 61... Rh2+ 62. Kg3 Rg1#" in second.reply.text
 
 
@@ -138,7 +138,7 @@ async def test_streaks_count_consecutive_local_days_and_not_extras(games, puzzle
     chat = Chat(games, "g", "line")
 
     async def solve_today():
-        await puzzles.tick()
+        await daily_posts(puzzles)
         await chat.ok("alice", "Rh2")
         return (await chat.ok("alice", "Rg1"))[0].text
 
@@ -182,7 +182,7 @@ async def test_each_door_claims_only_its_own_platforms_posts(games, puzzles, sto
     await subscribe(games, "discord", "chan", "08:00", "Asia/Bangkok")
     await subscribe(games, "line", "group:G1", "08:00", "Asia/Bangkok")
     clock.set(datetime(2026, 11, 30, 1, 0, tzinfo=UTC))  # 08:00 in Bangkok
-    notices = await puzzles.tick("line")
+    notices = await daily_posts(puzzles, "line")
     assert [(n.platform, n.channel) for n in notices] == [("line", "group:G1")]
-    notices = await puzzles.tick("discord")
+    notices = await daily_posts(puzzles, "discord")
     assert [(n.platform, n.channel) for n in notices] == [("discord", "chan")]

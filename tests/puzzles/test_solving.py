@@ -8,7 +8,7 @@ import pytest
 
 from storage import ChannelSettings
 
-from .support import MATE1, MATE2, MATE2_TWO_ENDINGS, MATERIAL, Chat
+from .support import MATE1, MATE2, MATE2_TWO_ENDINGS, MATERIAL, Chat, daily_posts
 
 PLATFORMS = ["console", "line", "discord"]
 TODAY = date(2026, 11, 30)
@@ -205,7 +205,7 @@ async def test_a_real_card_is_a_png_with_the_caption(storage, clock):
     await storage.upsert_puzzles([MATE2])
     await storage.subscribe("line", "room", time(0, 0), "Asia/Bangkok", "th")
     clock.advance(hours=1)
-    notices = await service.tick()
+    notices = await daily_posts(service)
     assert len(notices) == 1
     reply = notices[0].reply
     assert reply.kind == "puzzle" and reply.image is not None and reply.image[:8] == b"\x89PNG\r\n\x1a\n"

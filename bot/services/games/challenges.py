@@ -10,13 +10,13 @@ from makruk import Board
 from storage import ChannelBusy
 from storage.records import Color, Game, GameChanges, NewGame, Player, Seat
 
-from ...messages import Reply
+from ...messages import Reply, User
 from ..errors import Refusal
 from . import offers
-from .clock import turn_times
 from .moves import engine_turns
 from .options import ChallengeOptions, parse_challenge_options
 from .registry import CommandGroup
+from .timing import turn_times
 
 if TYPE_CHECKING:
     from .context import Context
@@ -35,9 +35,10 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         return await _start_bot_game(table, ctx, me, options)
     opponent = None
     if options.opponent is not None:
-        if options.opponent.id == ctx.msg.user.id:
+        user = await _known(table, ctx, options.opponent) if options.typed else options.opponent
+        if user.id == ctx.msg.user.id:
             raise Refusal("challenge_self")
-        opponent = await table.player(ctx, options.opponent)
+        opponent = await table.player(ctx, user)
     color = _color(table, options)
     mine, theirs = Seat.human(me.id), Seat.human(opponent.id) if opponent else None
     game = await _create(table, NewGame(
@@ -124,6 +125,16 @@ async def decline(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
     reason = "withdrawn" if me.id == game.created_by else "declined"
     await table.storage.update_game(game.id, game.version, GameChanges(status="aborted", reason=reason, deadline=None))
     return [table.present.info(ctx.language, f"challenge.{reason}", name=ctx.msg.user.name)]
+
+
+async def _known(table: Table, ctx: Context, typed: User) -> User:
+    """The person a typed ``@name`` (not a real mention) stands for: someone who played in this
+    chat under that name. No one else: an invitation to a stranger nobody can accept helps no one."""
+    name = typed.name.casefold()
+    for player in await table.storage.channel_players(ctx.msg.platform, ctx.msg.channel):
+        if name in (player.display_name.casefold(), player.user_id.casefold()):
+            return User(player.user_id, player.display_name)
+    raise Refusal("unknown_mention", name="@" + typed.name[:20])
 
 
 async def _create(table: Table, new: NewGame) -> Game:

@@ -32,3 +32,14 @@ async def lang(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
 @commands.command("help")
 async def help_(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     return [table.present.help(ctx.language)]
+
+
+@commands.command("notices")
+async def notices(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    """Pushed notices (reminders, the daily puzzle) on or off for this chat; when off they
+    ride along on the bot's next answer in the chat instead (LINE counts every push)."""
+    word = table.catalog.word_for(args[0]) if len(args) == 1 else None
+    if word not in ("on", "off"):
+        raise Refusal("bad_notices")
+    await table.storage.set_channel_settings(replace(ctx.settings, push_notices=word == "on"))
+    return [table.present.info(ctx.language, f"notices.{word}")]

@@ -1,83 +1,122 @@
 """The clock of correspondence games: each move has a deadline, with a reminder at 80 % of the
-time; ``tick`` (run by the scheduler) expires challenges, sends reminders and ends games lost on
-time, also for deadlines that passed while the bot was down."""
+time (timing.py); ``tick`` (run by the scheduler) expires challenges, sends reminders, ends games
+lost on time and gives the engine a turn it is owed, also for what came due while the bot was
+down."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from storage import VersionConflict
 from storage.records import Game, GameChanges, Result
 
-from ...messages import Incoming, Notice, Platform, Reply, User
+from ...messages import Incoming, Platform, User
 from ..errors import Refusal
 from .context import Context
+from .moves import engine_to_move, engine_turns
 from .table import side_to_move
 
 if TYPE_CHECKING:
     from .table import Table
 
-REMINDER_FRACTION = 0.8
+log = logging.getLogger(__name__)
 
 
-def turn_times(now: datetime, move_seconds: int) -> tuple[datetime, datetime]:
-    """The deadline of a turn that starts ``now``, and when its reminder is due."""
-    return now + timedelta(seconds=move_seconds), now + timedelta(seconds=move_seconds * REMINDER_FRACTION)
+async def tick(table: Table, platform: Platform | None = None) -> None:
+    """Expires challenges, sends reminders, ends games lost on time, and gives the engine its
+    turn where it is waiting (after a crash, a cancelled task, an engine failure). Call it
+    periodically, and once at start-up. What the chats are owed goes to the outbox with each
+    change; one game's failure is logged and does not hold up the others.
 
-
-async def tick(table: Table, platform: Platform | None = None) -> list[Notice]:
-    """Expires challenges, sends reminders, ends games lost on time. Call it periodically.
-
-    A door passes its ``platform``, so that it only takes the notices it can deliver.
+    A door passes its ``platform``, so that it only takes the games it can deliver to.
     """
     now = table.clock.now()
-    notices: list[Notice] = []
     before = now - timedelta(seconds=table.settings.challenge_seconds)
-    for game in await table.storage.expire_challenges(before, platform=platform):
+    steps: list[tuple[Callable[[Table, Game], Awaitable[None]], list[Game]]] = [
+        (_expire, await table.storage.due_challenges(before, platform=platform)),
+        (_flag, await table.storage.due_deadlines(now, platform=platform)),
+        (_remind, await table.storage.due_reminders(now, platform=platform)),
+        (_resume_engine, await table.storage.engine_games(platform=platform)),
+    ]
+    for step, games in steps:
+        for game in games:
+            try:
+                await step(table, game)
+            except (VersionConflict, Refusal):
+                pass  # someone acted on the game meanwhile; the next tick looks again
+            except Exception:
+                log.exception("%s failed for game %d; the next tick tries again", step.__name__, game.id)
+
+
+async def _expire(table: Table, game: Game) -> None:
+    """A challenge nobody accepted in time."""
+    async with table.lock(game.platform, game.channel):
+        game = await table.storage.get_game(game.id)
+        if game.status != "challenge":
+            return
         language = await table.channel_language(game)
-        notices.append(Notice(game.platform, game.channel, table.present.info(language, "challenge.expired")))
-    for game in await table.storage.due_deadlines(now, platform=platform):
-        notices += await _flag(table, game)
-    for game in await table.storage.due_reminders(now, platform=platform):
-        notices += await _remind(table, game)
-    return notices
+        notice, _ = table.notice(game, "challenge_expired", table.present.info(language, "challenge.expired"))
+        await table.storage.update_game(game.id, game.version,
+                                        GameChanges(status="aborted", reason="expired", deadline=None),
+                                        notices=[notice])
+        table.remember(replace(game, status="aborted"), table.board(game))
 
 
-async def _flag(table: Table, game: Game) -> list[Notice]:
+async def _flag(table: Table, game: Game) -> None:
     """The side to move has lost on time (checked again under the channel's lock)."""
     async with table.lock(game.platform, game.channel):
-        try:
-            game = await table.storage.get_game(game.id)
-            if game.status != "active" or game.deadline is None or game.deadline > table.clock.now():
-                return []
-            board = table.board(game)
-            result: Result = "0-1" if side_to_move(board) == "w" else "1-0"
-            language = await table.channel_language(game)
-            settings = await table.storage.get_channel_settings(game.platform, game.channel)
-            ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language, settings)
-            reply = await table.finish(ctx, game, board, result, "timeout")
-            return [Notice(game.platform, game.channel, reply)]
-        except (VersionConflict, Refusal):
-            return []
+        game = await table.storage.get_game(game.id)
+        if game.status != "active" or game.deadline is None or game.deadline > table.clock.now():
+            return
+        board = table.board(game)
+        result: Result = "0-1" if side_to_move(board) == "w" else "1-0"
+        await table.finish(await _system_context(table, game), game, board, result, "timeout", notice="timeout")
 
 
-async def _remind(table: Table, game: Game) -> list[Notice]:
-    """Tells the player to move that their time is running out."""
-    try:
-        game = await table.storage.update_game(game.id, game.version, GameChanges(reminded=True))
-    except VersionConflict:
-        return []
-    board = table.board(game)
-    players = await table.players_of(game)
-    names = table.names(game, players)
-    to_move = side_to_move(board)
-    seat = game.seat(to_move)
-    mention: tuple[User, ...] = ()
-    if seat is not None and seat.player_id in players:
-        p = players[seat.player_id]
-        mention = (User(p.user_id, p.display_name),)
-    language = await table.channel_language(game)
-    reply = table.present.info(language, "reminder", name=names[to_move],
-                               deadline=table.present.when(language, game.deadline))
-    return [Notice(game.platform, game.channel, Reply(**{**reply.__dict__, "mentions": mention}))]
+async def _remind(table: Table, game: Game) -> None:
+    """Tells the player to move that their time is running out (once a turn)."""
+    async with table.lock(game.platform, game.channel):
+        game = await table.storage.get_game(game.id)
+        if game.status != "active" or game.reminded or game.remind_at is None or game.remind_at > table.clock.now():
+            return
+        board = table.board(game)
+        players = await table.players_of(game)
+        to_move = side_to_move(board)
+        seat = game.seat(to_move)
+        mention: tuple[User, ...] = ()
+        if seat is not None and seat.player_id in players:
+            p = players[seat.player_id]
+            mention = (User(p.user_id, p.display_name),)
+        ctx = await _system_context(table, game)
+        reply = table.present.info(ctx.language, "reminder", name=table.names(game, players)[to_move],
+                                   deadline=table.present.when(ctx.language, game.deadline))
+        notice, _ = table.notice(game, "reminder", replace(reply, mentions=mention),
+                                 push=ctx.settings.push_notices is not False)
+        await table.storage.update_game(game.id, game.version, GameChanges(reminded=True), notices=[notice])
+
+
+async def _resume_engine(table: Table, game: Game) -> None:
+    """The engine's turn that nobody is playing: it moves now, and the chat is told."""
+    lock = table.lock(game.platform, game.channel)
+    if lock.locked():
+        return  # a message of that chat is being handled, and answers itself
+    async with lock:
+        game = await table.storage.get_game(game.id)
+        board = table.board(game)
+        if engine_to_move(game, board) is None:
+            return
+        log.info("the engine's turn in game %d was waiting; it moves now", game.id)
+        await engine_turns(table, await _system_context(table, game), game, board, inline=False)
+
+
+async def _system_context(table: Table, game: Game) -> Context:
+    """What the clock acts in: the game's chat, its language and settings, no sender."""
+    settings = await table.storage.get_channel_settings(game.platform, game.channel)
+    language = settings.language or table.default_language(game.platform)
+    ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language, settings)
+    ctx.game, ctx.board = game, table.board(game)
+    return ctx

@@ -12,7 +12,7 @@ from storage.records import Game, GameChanges
 from ...messages import Reply
 from ..errors import Refusal
 from .registry import CommandGroup
-from .table import side_to_move
+from .table import Notify, side_to_move
 
 if TYPE_CHECKING:
     from .context import Context
@@ -31,12 +31,14 @@ async def count(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply
         raise Refusal("game_over")
     if board.can_declare_count() is None:
         raise Refusal("count_not_allowed")
-    game, board = await declare(table, game, board)
-    return [await table.game_reply(ctx, game, board, "count_declared")]
+    game, board, reply = await declare(table, ctx, game, board)
+    return [reply]
 
 
-async def declare(table: Table, game: Game, board: Board) -> tuple[Game, Board]:
-    """The side to move declares the count it may declare (the bot's turns use this too)."""
+async def declare(table: Table, ctx: Context, game: Game, board: Board, *,
+                  notice: Notify | None = None) -> tuple[Game, Board, Reply]:
+    """The side to move declares the count it may declare (the bot's turns use this too);
+    with ``notice`` the reply is also written to the outbox with the declaration."""
     board.declare_count()
     events = [*CountEvent.load_all(game.counting), CountEvent(board.ply, "count")]
     changes = GameChanges(counting=CountEvent.dump_all(events))
@@ -44,9 +46,16 @@ async def declare(table: Table, game: Game, board: Board) -> tuple[Game, Board]:
     if outcome is not None:  # a limit of zero or less draws at once
         changes = replace(changes, status="finished", result=outcome.result, reason=outcome.reason,
                           deadline=None, remind_at=None)
-    game = await table.storage.update_game(game.id, game.version, changes)
+    if notice is None:
+        game = await table.storage.update_game(game.id, game.version, changes)
+        reply = await table.game_reply(ctx, game, board, "count_declared")
+    else:
+        after = game.after(changes, at=table.clock.now())
+        reply = await table.game_reply(ctx, after, board, "count_declared")
+        new, reply = table.notice(game, notice.kind, reply, due=notice.due)
+        game = await table.storage.update_game(game.id, game.version, changes, notices=[new])
     table.remember(game, board)
-    return game, board
+    return game, board, reply
 
 
 @commands.command("stopcount")

@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, MakrukError, Move, read_square
+from storage import StorageError
 from storage.records import Color, Game, GameChanges, NewMove, RatingUpdate
 
+from ...engines import EngineError
 from ...messages import Reply
 from ...pgn import export_pgn
 from ..errors import Refusal
 from ..notation import move_text
-from .clock import turn_times
 from .counting import declare
 from .ratings import rating_updates
 from .registry import CommandGroup
-from .table import other, side_to_move
+from .table import Notify, other, side_to_move
+from .timing import turn_times
 
 if TYPE_CHECKING:
     from .context import Context
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 commands = CommandGroup("moves")
+INLINE_GRACE_SECONDS = 60  # how long the outbox waits for a door to show the bot's move itself
 
 
 @commands.command("move")
@@ -72,13 +76,15 @@ def looks_like_move(board: Board | None, text: str) -> bool:
     return True
 
 
-async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chosen: Move,
-                     color: Color) -> tuple[Game, Board, list[Reply]]:
-    """Plays a legal move and stores it (with the game's end, when it ends the game)."""
+async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chosen: Move, color: Color, *,
+                     notice: Notify | None = None) -> tuple[Game, Board, list[Reply]]:
+    """Plays a legal move and stores it (with the game's end, when it ends the game); with
+    ``notice`` its reply is also written to the outbox in the same transaction."""
     san = board.san(chosen)
     board.push(chosen)
     outcome = board.outcome()
-    deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
+    now = table.clock.now()
+    deadline, remind_at = turn_times(now, game.move_seconds)
     changes = GameChanges(deadline=deadline, remind_at=remind_at, reminded=False, takeback_offer=None)
     if game.draw_offer == other(color):
         changes = replace(changes, draw_offer=None)  # a move instead of accepting declines the offer
@@ -87,32 +93,56 @@ async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chose
         changes = replace(changes, status="finished", result=outcome.result, reason=outcome.reason,
                           deadline=None, remind_at=None, draw_offer=None)
         updates = await rating_updates(table.storage, game, outcome.result)
-    game = await table.storage.append_move(game.id, game.version, NewMove(chosen.uci(), san, color), changes,
-                                           ratings=updates)
+    played = NewMove(chosen.uci(), san, color)
+    if notice is None:
+        game = await table.storage.append_move(game.id, game.version, played, changes, ratings=updates)
+        reply = await table.game_reply(ctx, game, board, "moved", last=chosen)
+    else:
+        after = game.after(changes, move=played, at=now)
+        reply = await table.game_reply(ctx, after, board, "moved", last=chosen)
+        new, reply = table.notice(game, notice.kind, reply, due=notice.due)
+        game = await table.storage.append_move(game.id, game.version, played, changes, ratings=updates,
+                                               notices=[new])
     table.remember(game, board)
-    return game, board, [await table.game_reply(ctx, game, board, "moved", last=chosen)]
+    return game, board, [reply]
 
 
-async def engine_turns(table: Table, ctx: Context, game: Game, board: Board) -> list[Reply]:
-    """The engine answers while it is its turn (at most once: then it is a person's turn)."""
+def engine_to_move(game: Game, board: Board) -> int | None:
+    """The engine's level when it is the engine's turn in an active game, else None."""
+    seat = game.seat(side_to_move(board))
+    if game.status != "active" or seat is None or board.is_game_over():
+        return None
+    return seat.engine_level
+
+
+async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, inline: bool = True) -> list[Reply]:
+    """The engine answers while it is its turn (at most once: then it is a person's turn).
+
+    Each answer is written to the outbox with the move. ``inline``: the replies go back with
+    the person's message, so the outbox holds them back for a while (the door reports them
+    shown; a crash before that leaves them to the outbox). When the engine fails, the person's
+    move stands and the scheduler gives the engine its turn again (clock.py).
+    """
     replies: list[Reply] = []
-    while game.status == "active":
-        color = side_to_move(board)
-        seat = game.seat(color)
-        if seat is None or seat.engine_level is None:
-            break
-        if board.can_declare_count() and await table.engine.wants_count(table.position(game)):
-            game, board = await declare(table, game, board)
-            replies.append(await table.game_reply(ctx, game, board, "count_declared"))
-            if game.status != "active":
+    due = table.clock.now() + timedelta(seconds=INLINE_GRACE_SECONDS) if inline else None
+    notice = Notify("bot_move", due)
+    try:
+        while (level := engine_to_move(game, board)) is not None:
+            color = side_to_move(board)
+            if board.can_declare_count() and await table.engine.wants_count(table.position(game)):
+                game, board, declared = await declare(table, ctx, game, board, notice=notice)
+                replies.append(declared)
+                if game.status != "active":
+                    break
+            uci = await table.engine.best_move(table.position(game), level=level)
+            answer = Move.from_uci(uci)
+            if answer not in board.legal_moves():
+                log.error("engine %s answered an illegal move %s in %s", table.engine.name, uci, board.fen())
                 break
-        uci = await table.engine.best_move(table.position(game), level=seat.engine_level)
-        answer = Move.from_uci(uci)
-        if answer not in board.legal_moves():
-            log.error("engine %s answered an illegal move %s in %s", table.engine.name, uci, board.fen())
-            raise Refusal("engine_failed", private=False)
-        game, board, more = await apply_move(table, ctx, game, board, answer, color)
-        replies += more
+            game, board, more = await apply_move(table, ctx, game, board, answer, color, notice=notice)
+            replies += more
+    except (EngineError, StorageError, MakrukError, ValueError) as error:
+        log.warning("the engine could not answer in game %d (%r); the scheduler tries again", game.id, error)
     return replies
 
 

@@ -11,9 +11,9 @@ from storage.records import Color, Game, GameChanges
 
 from ...messages import Reply
 from ..errors import Refusal
-from .clock import turn_times
 from .registry import CommandGroup
 from .table import other, side_to_move
+from .timing import turn_times
 
 if TYPE_CHECKING:
     from .context import Context

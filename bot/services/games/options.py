@@ -29,6 +29,7 @@ ColorChoice = Literal["w", "b", "random"]
 @dataclass
 class ChallengeOptions:
     opponent: User | None = None
+    typed: bool = False  # the opponent was typed as @name, not mentioned: a name to look up
     vs_bot: bool = False
     level: int | None = None
     color: ColorChoice | None = None
@@ -47,7 +48,10 @@ def parse_challenge_options(catalog: Catalog, msg: Incoming, args: tuple[str, ..
         if token.startswith("@") and len(token) > 1:
             if options.opponent is not None:
                 raise Refusal("bad_option", option=token)
-            options.opponent = mentions.pop(0) if mentions else User(token[1:], token[1:])
+            if mentions:
+                options.opponent = mentions.pop(0)
+            else:
+                options.opponent, options.typed = User(token[1:], token[1:]), True
         elif word == "bot":
             options.vs_bot = True
         elif word == "white":

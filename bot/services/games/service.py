@@ -13,18 +13,22 @@ review), channel.py (lang, help), puzzle_routes.py; clock.py runs the deadlines.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
+from collections.abc import Sequence
 
-from storage import Storage, VersionConflict
+from storage import Storage, StorageBusy, VersionConflict
 
 from ...clock import Clock, SystemClock
 from ...commands import Command, parse_command
 from ...config import Settings
 from ...engines import Engine, RandomMover
 from ...i18n import Catalog
-from ...messages import MAX_MESSAGE_LENGTH, GameView, Incoming, Notice, Platform, Reply, User
+from ...messages import MAX_MESSAGE_LENGTH, GameView, Incoming, Platform, Reply, User
+from ...scheduler import Job
 from ..errors import Refusal
+from ..outbox import Outbox, Send, new_notice
 from ..presenter import Presenter, Render
 from ..puzzles import PuzzleService
 from . import advice, challenges, channel, clock, counting, moves, offers, puzzle_routes, queries, ratings
@@ -91,6 +95,10 @@ class GameService:
                 return [table.present.error(language, refusal.code, private=refusal.private, **refusal.fields)]
             except VersionConflict:
                 return [table.present.error(await self._language_safely(msg), "conflict")]
+            except StorageBusy:
+                log.warning("the database was busy for a message in %s/%s", msg.platform, msg.channel)
+                # The channel's language is in the busy database too: the platform's default.
+                return [table.present.error(table.default_language(msg.platform), "busy")]
             except Exception:
                 log.exception("could not handle a message in %s/%s", msg.platform, msg.channel)
                 return [table.present.error(await self._language_safely(msg), "internal")]
@@ -145,9 +153,44 @@ class GameService:
 
     # --- for the doors and the scheduler ----------------------------------------------
 
-    async def tick(self, platform: Platform | None = None) -> list[Notice]:
-        """Expires challenges, sends reminders, ends games lost on time (see clock.py)."""
-        return await clock.tick(self.table, platform)
+    async def tick(self, platform: Platform | None = None) -> None:
+        """Expires challenges, sends reminders, ends games lost on time, gives the engine its
+        waiting turns; what the chats are owed goes to the outbox (see clock.py)."""
+        await clock.tick(self.table, platform)
+
+    def outbox(self, platform: Platform, send: Send) -> Outbox:
+        """The deliverer of ``platform``'s notices through its door's ``send``."""
+        return Outbox(self.table.storage, self.table.clock, platform, send, prepare=self._draw_again)
+
+    def jobs(self, platform: Platform, outbox: Outbox) -> list[Job]:
+        """What a door's scheduler runs: the games' clock (deadlines, reminders, the engine's
+        waiting turns) and the daily puzzle posts, each limited to the door's platform (the
+        other doors deliver their own), then the outbox's delivery of what they owe."""
+        jobs: list[Job] = [functools.partial(self.tick, platform)]
+        if self.table.puzzles is not None:
+            jobs.append(functools.partial(self.table.puzzles.tick, platform))
+        jobs.append(outbox.drain)
+        return jobs
+
+    async def delivered(self, replies: Sequence[Reply]) -> None:
+        """A door showed these replies: the outbox need not send the ones it also holds."""
+        keys = [reply.outbox_key for reply in replies if reply.outbox_key]
+        if keys:
+            await self.table.storage.mark_notices_sent(keys)
+
+    async def undelivered(self, platform: Platform, channel: str, replies: Sequence[Reply]) -> None:
+        """A door could not show these replies: the outbox sends them to the chat later.
+        (Replies meant for one person only are not pushed to the whole chat.)"""
+        owed = []
+        for reply in replies:
+            if reply.outbox_key:
+                continue  # the outbox holds it already and sends it soon
+            if reply.private:
+                log.info("a private reply in %s/%s could not be shown: %s", platform, channel, reply.text[:80])
+                continue
+            owed.append(new_notice(platform, channel, "reply", reply)[0])
+        if owed:
+            await self.table.storage.add_notices(owed)
 
     async def channel_game(self, platform: Platform, channel: str) -> GameView | None:
         return await queries.channel_game(self.table, platform, channel)
@@ -159,4 +202,10 @@ class GameService:
         return await queries.turn_choices(self.table, platform, channel)
 
     async def with_image(self, reply: Reply) -> Reply:
+        return await self.table.with_image(reply)
+
+    async def _draw_again(self, reply: Reply) -> Reply:
+        """A reply from the outbox with its picture: a puzzle card (it has a caption) or a board."""
+        if reply.board is not None and reply.board.caption is not None and self.table.puzzles is not None:
+            return await self.table.puzzles.with_card(reply)
         return await self.table.with_image(reply)

@@ -9,10 +9,12 @@ import random
 import weakref
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
 
 from makruk import Board, CountEvent, Move
 from storage import NotFound, Storage, StorageError
-from storage.records import ChannelSettings, Color, Game, GameChanges, Player, Result
+from storage.records import ChannelSettings, Color, Game, GameChanges, NewNotice, Player, Result
 
 from ...clock import Clock
 from ...config import Settings
@@ -20,6 +22,7 @@ from ...engines import Engine, EnginePosition
 from ...i18n import Catalog, normalize_language
 from ...messages import Incoming, Platform, Reply, User
 from ..errors import Refusal
+from ..outbox import new_notice
 from ..presenter import Presenter
 from ..puzzles import PuzzleService
 from .context import Context
@@ -44,6 +47,10 @@ class Table:
         # One lock per channel while anyone waits on it; unused locks go away with their last user.
         self._locks: weakref.WeakValueDictionary[tuple[Platform, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+
+    def sizes(self) -> dict[str, int]:
+        """How many entries the in-memory tables hold (each has a bound; for tests and metrics)."""
+        return {"boards": len(self._boards), "locks": len(self._locks)}
 
     # --- channels ---------------------------------------------------------------------
 
@@ -172,17 +179,31 @@ class Table:
 
     # --- the end of a game ------------------------------------------------------------
 
-    async def finish(self, ctx: Context, game: Game, board: Board, result: Result, reason: str) -> Reply:
-        """Ends the game with ``result`` for ``reason``, rates it, and shows it."""
+    async def finish(self, ctx: Context, game: Game, board: Board, result: Result, reason: str, *,
+                     notice: str | None = None) -> Reply:
+        """Ends the game with ``result`` for ``reason``, rates it, and shows it; with ``notice``
+        (its kind) the reply is also written to the outbox with the game's end."""
         updates = await rating_updates(self.storage, game, result)
-        game = await self.storage.update_game(
-            game.id, game.version,
-            GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
-                        draw_offer=None, takeback_offer=None),
-            ratings=updates,
-        )
+        changes = GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
+                              draw_offer=None, takeback_offer=None)
+        notices: list[NewNotice] = []
+        reply: Reply | None = None
+        if notice is not None:
+            after = game.after(changes, at=self.clock.now())
+            reply = await self.game_reply(ctx, after, board, "finished")
+            new, reply = self.notice(game, notice, reply)
+            notices.append(new)
+        game = await self.storage.update_game(game.id, game.version, changes, ratings=updates, notices=notices)
         self.remember(game, board)
-        return await self.game_reply(ctx, game, board, "finished")
+        return reply or await self.game_reply(ctx, game, board, "finished")
+
+    # --- the outbox -------------------------------------------------------------------
+
+    def notice(self, game: Game, kind: str, reply: Reply, *, due: datetime | None = None,
+               push: bool = True) -> tuple[NewNotice, Reply]:
+        """An outbox row for ``reply`` in the game's chat (to store with the change that causes
+        it), and the reply marked with the row's key."""
+        return new_notice(game.platform, game.channel, kind, reply, due=due, push=push)
 
 
 def side_to_move(board: Board) -> Color:
@@ -191,3 +212,11 @@ def side_to_move(board: Board) -> Color:
 
 def other(color: Color) -> Color:
     return "b" if color == "w" else "w"
+
+
+@dataclass(frozen=True)
+class Notify:
+    """Write a reply to the outbox too: its kind, and when it is due (None: at once)."""
+
+    kind: str
+    due: datetime | None = None
