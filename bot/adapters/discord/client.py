@@ -1,15 +1,15 @@
 """The Discord bot: an ``AutoShardedBot`` with default intents only (no privileged intents).
 
 ``setup_hook`` installs the translator, the command cogs and the persistent components, then
-starts the scheduler that delivers reminders and results on time. Commands are never synced
-here: ``makruk-bot discord --sync`` does that once.
+starts the scheduler: the games' clock, the daily puzzles and the outbox, which posts what the
+service owes Discord's chats through ``Door.send``. Commands are never synced here:
+``makruk-bot discord --sync`` does that once.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
@@ -17,9 +17,9 @@ from discord.ext import commands
 
 from ...config import Settings
 from ...i18n import Catalog
-from ...messages import Notice
 from ...scheduler import Scheduler
 from ...services.games import GameService
+from ...services.outbox import Outbox
 from .commands import DailyPuzzleCommands, PlayCommands, ServerCommands
 from .door import PLATFORM, Door
 from .translate import CatalogTranslator
@@ -28,7 +28,9 @@ from .views import DYNAMIC_ITEMS
 log = logging.getLogger(__name__)
 
 SCHEDULER_SECONDS = 20.0
-Job = Callable[[], Awaitable[list[Notice]]]
+# A longer rate limit raises RateLimited instead of holding everything up: the outbox retries
+# its notice when Discord says; a reply is handed to the outbox. (30 s is discord.py's minimum.)
+MAX_RATELIMIT_SECONDS = 30.0
 
 
 class MakrukTree(app_commands.CommandTree["MakrukBot"]):
@@ -44,21 +46,27 @@ class MakrukTree(app_commands.CommandTree["MakrukBot"]):
 
 class MakrukBot(commands.AutoShardedBot):
     def __init__(self, games: GameService | None, settings: Settings, *,
-                 server_groups: Sequence[app_commands.Group] = (), jobs: Sequence[Job] = (),
+                 server_groups: Sequence[app_commands.Group] = (),
                  scheduler_seconds: float | None = SCHEDULER_SECONDS) -> None:
         """``games`` may be None only to build the command payload (``--dump-commands``, ``--sync``);
-        ``server_groups`` join ``/makruk-server`` (see ``ServerCommands``); ``jobs`` run on the
-        scheduler besides the games' clock and must return only Discord's notices."""
+        ``server_groups`` join ``/makruk-server`` (see ``ServerCommands``); ``scheduler_seconds``
+        None: no scheduler (tests drain ``outbox`` themselves)."""
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, allowed_mentions=discord.AllowedMentions.none(), tree_cls=MakrukTree)
+                         help_command=None, allowed_mentions=discord.AllowedMentions.none(), tree_cls=MakrukTree,
+                         max_ratelimit_timeout=MAX_RATELIMIT_SECONDS)
         self.settings = settings
         self.catalog = Catalog.load()
         self.door = Door(self, games, self.catalog, settings)
         self.server_groups = (DailyPuzzleCommands(self), *server_groups)
-        self.scheduler = None
-        if games is not None and scheduler_seconds:
-            clock = functools.partial(games.tick, PLATFORM)  # other doors deliver their own notices
-            self.scheduler = Scheduler([clock, *jobs], self.door.notice, interval=scheduler_seconds)
+        self.scheduler: Scheduler | None = None
+        if games is not None and self.door.outbox is not None and scheduler_seconds:
+            # The games' clock, the daily puzzles and the outbox, for Discord's chats only.
+            self.scheduler = Scheduler(games.jobs(PLATFORM, self.door.outbox), interval=scheduler_seconds)
+
+    @property
+    def outbox(self) -> Outbox | None:
+        """What the service owes Discord's chats (None for a bot that only lists its commands)."""
+        return self.door.outbox
 
     async def setup_hook(self) -> None:
         await self.install()

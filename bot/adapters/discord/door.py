@@ -10,6 +10,12 @@ text channel (and the bot may create public threads there), a short header is po
 channel, a thread is opened on it and the boards go to the thread; commands used in the parent
 channel send their boards there too. Without that permission, in DMs and in other threads,
 everything stays where it was said.
+
+Nothing is lost. What the service owes a chat on its own (the bot's move, reminders, results on
+time, the daily puzzle) comes from the outbox through ``send``, with the notice's key as the
+message nonce so that a retry never shows twice. Replies the door showed are reported to the
+service (``GameService.delivered``); replies it could not show (the interaction expired, Discord
+failed) are handed to the outbox (``GameService.undelivered``), which posts them later.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import logging
 from collections.abc import Awaitable, Sequence
 from typing import Final
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -26,6 +33,7 @@ from ...config import Settings
 from ...i18n import Catalog, normalize_language
 from ...messages import GameView, Incoming, Notice, Reply, User
 from ...services.games import GameService, MoveChoice
+from ...services.outbox import DeliveryError
 from .permissions import is_server_setting, may_manage
 from .render import Outgoing, Renderer
 from .sinks import MessageSink, Responder, Sink
@@ -38,6 +46,9 @@ log = logging.getLogger(__name__)
 PLATFORM: Final = "discord"
 DEFER_AFTER = 2.0  # seconds: Discord drops an interaction that is not answered within 3
 MAX_AUTOCOMPLETE = 25
+SEND_SECONDS = 60.0  # one notice may take this long (discord.py's own retries included), then it waits
+# What Discord or the network may throw while we show something: the message may simply not be there.
+NETWORK_ERRORS: Final = (discord.HTTPException, discord.RateLimited, aiohttp.ClientError, TimeoutError, OSError)
 
 
 class Door:
@@ -49,6 +60,8 @@ class Door:
         self.settings = settings
         self.render = Renderer(catalog)
         self.threads = GameThreads(bot)
+        # What the service owes Discord's chats, posted through ``send`` (the scheduler drains it).
+        self.outbox = games.outbox(PLATFORM, self.send) if games is not None else None
 
     @property
     def games(self) -> GameService:
@@ -97,7 +110,7 @@ class Door:
         replies = await self.games.handle(self.incoming(interaction, command))
         await self.deliver(responder, replies, private=command in LOOK_COMMANDS)
         if command in ("accept", "decline") and not any(r.error for r in replies):
-            await responder.clear_components()  # the challenge is answered: its buttons are spent
+            await self._clear_components(responder)  # the challenge is answered: its buttons are spent
 
     async def pick(self, interaction: discord.Interaction, square: str) -> None:
         """Tap-to-move, first step: the service checks the pick; the player alone sees where it may go."""
@@ -121,7 +134,15 @@ class Door:
         replies = await self.games.handle(self.incoming(interaction, f"move {uci}"))
         await self.deliver(responder, replies)
         if not any(r.error for r in replies):
-            await responder.clear_components()  # the private picker has done its job
+            await self._clear_components(responder)  # the private picker has done its job
+
+    @staticmethod
+    async def _clear_components(responder: Responder) -> None:
+        """Spent components off the clicked message; if Discord fails, they merely stay."""
+        try:
+            await responder.clear_components()
+        except NETWORK_ERRORS as error:
+            log.warning("could not clear the components in %s: %r", responder.channel_id, error)
 
     # --- text: mentions of the bot and DMs ---------------------------------------------
 
@@ -142,33 +163,107 @@ class Door:
         msg = Incoming(PLATFORM, self.key(message.channel, message.channel.id), self.user(message.author),
                        text or "help", community=str(message.guild.id if message.guild else message.channel.id),
                        mentions=tuple(self.user(u) for u in others), addressed=True)
-        async with message.channel.typing():
-            replies = await self.games.handle(msg)
+        replies = await self._typing(message.channel, self.games.handle(msg))
         await self.deliver(MessageSink(message), replies)
 
-    # --- notices from the scheduler ---------------------------------------------------
+    @staticmethod
+    async def _typing(channel: discord.abc.Messageable, work: Awaitable[list[Reply]]) -> list[Reply]:
+        """The service's replies, with "typing…" shown meanwhile if Discord lets us."""
+        task = asyncio.ensure_future(work)
+        try:
+            async with channel.typing():
+                return await task
+        except NETWORK_ERRORS as error:  # no typing indicator: the answer matters, not the dots
+            log.warning("could not show typing in %s: %r", getattr(channel, "id", None), error)
+            return await task
 
-    async def notice(self, notice: Notice) -> None:
-        """A reminder or a result on time, posted in the game's thread (else its channel)."""
+    # --- notices from the outbox ---------------------------------------------------------
+
+    async def send(self, notice: Notice) -> None:
+        """The outbox's ``send``: posts a notice in the game's thread (else its channel), with the
+        notice's key as the message nonce (discord.py sets ``enforce_nonce``), so a retry within
+        Discord's nonce window returns the first message instead of showing a second one.
+        Raises ``DeliveryError``: transient for Discord's 5xx, rate limits, timeouts and network
+        errors, permanent when the channel is gone or closed to the bot."""
         if notice.platform != PLATFORM:
-            return
+            raise DeliveryError(f"a {notice.platform} notice reached the Discord door", permanent=True)
+        try:
+            await asyncio.wait_for(self._post(notice), SEND_SECONDS)
+        except NETWORK_ERRORS as error:
+            raise delivery_error(error) from error
+
+    async def _post(self, notice: Notice) -> None:
         channel_id = int(notice.channel)
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
-            log.warning("notice for channel %s, where nothing can be posted: %s", channel_id, type(channel).__name__)
-            return
-        game = notice.reply.game or await self.games.channel_game(PLATFORM, notice.channel)
-        target: discord.abc.Messageable = channel
+            raise DeliveryError(f"nothing can be posted in channel {channel_id} ({type(channel).__name__})",
+                                permanent=True)
+        reply = notice.reply
+        game = reply.game or await self.games.channel_game(PLATFORM, notice.channel)
+        choices = await self._turn_choices(notice.channel) if _live_board(reply) else ()
+
+        def message() -> Outgoing:  # a fresh one for each try: a sent file is used up
+            return self.render.reply(reply, choices=choices, nonce=notice.key)
+
+        posted = False
         if game is not None and isinstance(channel, discord.TextChannel):
-            target = await self.threads.find(channel, game.id) or channel
-        choices = await self._turn_choices(notice.channel) if _live_board(notice.reply) else ()
-        await target.send(**self.render.reply(notice.reply, choices=choices).kwargs())
+            thread = await self.threads.find(channel, game.id)
+            posted = thread is not None and await self._post_in_thread(thread, game.id, message())
+        if not posted:
+            await channel.send(**message().kwargs())
+        self._retire_ended([reply])
 
     # --- showing replies --------------------------------------------------------------
 
     async def deliver(self, sink: Sink, replies: Sequence[Reply], *, private: bool = False) -> None:
         """Shows each reply: privately if it is private (or ``private``), a game's board in the
-        game's thread, anything else where the user spoke. Only the last board gets the piece select."""
+        game's thread, anything else where the user spoke. Only the last board gets the piece select.
+
+        Then tells the service what was shown; what could not be shown (the interaction expired,
+        Discord failed) goes to the outbox, which posts it in the chat later."""
+        shown: list[Reply] = []
+        try:
+            thread = await self._show(sink, replies, shown, private=private)
+        except Exception as error:
+            rest = replies[len(shown):]
+            key = self.key(sink.channel, sink.channel_id)
+            log.warning("could not show %d replies in %s (%r): the outbox posts them later", len(rest), key, error)
+            await self.games.undelivered(PLATFORM, key, rest)
+            await self.games.delivered(shown)
+            if not isinstance(error, NETWORK_ERRORS):
+                raise  # a bug of ours: logged and told as usual
+            return
+        await self.games.delivered(shown)
+        self._retire_ended(replies)
+        language = replies[-1].language if replies else self.settings.language
+        pointer = self.render.note(language, "discord.thread.pointer", thread=thread.mention) if thread else None
+        try:
+            await sink.close(pointer)
+        except NETWORK_ERRORS as error:  # a hint or a "thinking…" left behind: nothing is lost
+            log.warning("could not close the answer in %s: %r", sink.channel_id, error)
+        await self._carry(self.key(sink.channel, sink.channel_id))
+
+    async def _carry(self, key: str) -> None:
+        """What the chat is still owed (notices it does not get pushed, or ones waiting for a
+        retry) follows the bot's answer there, in order; on a failure the rest wait for the outbox."""
+        if self.outbox is None:
+            return
+        try:
+            pending = await self.outbox.pending_for(key)
+        except Exception:  # the outbox still has them: pushed later, or carried by the next answer
+            log.warning("could not look at the notices waiting for %s", key, exc_info=True)
+            return
+        for notice in pending:
+            try:
+                await self.send(notice)
+            except DeliveryError as error:
+                log.warning("a notice for %s waits in the outbox: %s", key, error)
+                return
+            await self.outbox.delivered([notice.key] if notice.key else [])
+
+    async def _show(self, sink: Sink, replies: Sequence[Reply], shown: list[Reply], *,
+                    private: bool) -> discord.Thread | None:
+        """Shows the replies in order, adding each to ``shown``; the game thread a board went to."""
         last_board = max((i for i, r in enumerate(replies) if _live_board(r)), default=None)
         thread = None
         for i, reply in enumerate(replies):
@@ -176,19 +271,24 @@ class Door:
             out = self.render.reply(reply, choices=choices)
             if private or reply.private:
                 await sink.send(out, private=True)
-                continue
-            game = reply.game
-            if game is not None and reply.board is not None:
-                target = await self._game_thread(sink, game, reply.language)
-                if target is not None:
-                    if await self._post_in_thread(target, game.id, out):
-                        thread = target
-                        continue
-                    out = self.render.reply(reply, choices=choices)  # the failed send used up the file
-            await sink.send(out, private=False)
-        language = replies[-1].language if replies else self.settings.language
-        pointer = self.render.note(language, "discord.thread.pointer", thread=thread.mention) if thread else None
-        await sink.close(pointer)
+            elif reply.game is None or reply.board is None:
+                await sink.send(out, private=False)
+            else:
+                target = await self._game_thread(sink, reply.game, reply.language)
+                if target is not None and await self._post_in_thread(target, reply.game.id, out):
+                    thread = target
+                else:
+                    if target is not None:
+                        out = self.render.reply(reply, choices=choices)  # the failed send used up the file
+                    await sink.send(out, private=False)
+            shown.append(reply)
+        return thread
+
+    def _retire_ended(self, replies: Sequence[Reply]) -> None:
+        """Forgets the threads of games that these replies show over."""
+        for reply in replies:
+            if reply.game is not None and reply.game.status not in ("active", "challenge"):
+                self.threads.retire(reply.game.id)
 
     async def _game_thread(self, sink: Sink, game: GameView, language: str) -> discord.Thread | None:
         """The thread the game's board goes to, opened when the game starts; None: answer in place."""
@@ -232,7 +332,10 @@ class Door:
         task = asyncio.ensure_future(work)
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done:
-            await responder.defer()
+            try:
+                await responder.defer()
+            except NETWORK_ERRORS as error:  # the work goes on; its replies reach the chat through the outbox
+                log.warning("could not defer an interaction in %s: %r", responder.channel_id, error)
         return await task
 
     async def refuse(self, interaction: discord.Interaction, key: str) -> None:
@@ -273,6 +376,34 @@ class Door:
     @staticmethod
     def user(user: discord.abc.User) -> User:
         return User(str(user.id), user.display_name)
+
+
+def delivery_error(error: BaseException) -> DeliveryError:
+    """What a failure to post means for the outbox: try again (when), or never.
+
+    >>> delivery_error(discord.RateLimited(42.0)).retry_after
+    42.0
+    """
+    if isinstance(error, DeliveryError):
+        return error
+    if isinstance(error, discord.RateLimited):  # discord.py waits out short limits itself
+        return DeliveryError(str(error), retry_after=error.retry_after)
+    if isinstance(error, (discord.Forbidden, discord.NotFound)):
+        return DeliveryError(f"{error.status} {error.text or error}", permanent=True)  # gone, or closed to us
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            return DeliveryError(f"429 {error.text}", retry_after=_retry_after(error))
+        # 5xx (discord.py tried a few times already); any other 4xx is refused the same way again
+        return DeliveryError(f"{error.status} {error.text}", permanent=error.status < 500)
+    return DeliveryError(repr(error))  # a timeout or a network error: try again
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After", ""))
+    except ValueError:
+        return None
 
 
 def _live_board(reply: Reply) -> bool:

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 
@@ -17,7 +16,6 @@ import discord
 from ...app import configure_logging, open_app
 from ...config import Settings
 from .client import MakrukBot, command_payload
-from .door import PLATFORM
 
 
 def add_parser(subparsers) -> None:
@@ -47,11 +45,9 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.log_level)
     if getattr(args, "sync", False):
         return await _sync(settings, token, getattr(args, "guild", None))
-    async with open_app(settings) as app:
-        # The bot runs the games' clock itself; the daily puzzle posts join it.
-        jobs = [functools.partial(app.puzzles.tick, PLATFORM)] if app.puzzles is not None else []
-        async with MakrukBot(app.games, settings, jobs=jobs) as bot:
-            await bot.start(token)
+    # The bot runs its scheduler itself: the games' clock, the daily puzzles, the outbox.
+    async with open_app(settings) as app, MakrukBot(app.games, settings) as bot:
+        await bot.start(token)
     return 0
 
 

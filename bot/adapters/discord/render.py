@@ -46,9 +46,13 @@ class Outgoing:
     file: discord.File | None = None
     view: discord.ui.View | None = None
     allowed_mentions: discord.AllowedMentions = field(default_factory=lambda: QUIET)
+    # A channel post's nonce (not for interaction answers): with it discord.py sets
+    # ``enforce_nonce``, so Discord makes one message for every post that repeats it.
+    nonce: str | None = None
 
     def kwargs(self) -> dict:
-        values = {"content": self.content, "embed": self.embed, "file": self.file, "view": self.view}
+        values = {"content": self.content, "embed": self.embed, "file": self.file, "view": self.view,
+                  "nonce": self.nonce}
         return {"allowed_mentions": self.allowed_mentions, **{k: v for k, v in values.items() if v is not None}}
 
 
@@ -59,10 +63,10 @@ class Renderer:
     def t(self, language: str, key: str, **fields: object) -> str:
         return self.catalog.text(language, key, **fields)
 
-    def reply(self, reply: Reply, *, choices: Sequence[MoveChoice] = ()) -> Outgoing:
+    def reply(self, reply: Reply, *, choices: Sequence[MoveChoice] = (), nonce: str | None = None) -> Outgoing:
         """The message for ``reply``; ``choices`` (the side to move's legal moves) fill the piece select."""
         embed = discord.Embed(description=clip(reply.text, EMBED_LIMIT), colour=COLOURS.get(reply.kind))
-        out = Outgoing(embed=embed)
+        out = Outgoing(embed=embed, nonce=nonce)
         if reply.kind == "export":
             out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=PGN_FILE)
             embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT

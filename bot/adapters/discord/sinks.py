@@ -120,8 +120,9 @@ class MessageSink:
     async def send(self, out: Outgoing, *, private: bool) -> discord.Message:
         first = not self._spoke
         self._spoke = True
-        if first:
-            return await self.message.reply(**out.kwargs())
+        if first:  # a reply; a plain message if the user deleted theirs meanwhile
+            reference = self.message.to_reference(fail_if_not_exists=False)
+            return await self.message.channel.send(reference=reference, **out.kwargs())
         return await self.message.channel.send(**out.kwargs())
 
     async def close(self, pointer: Outgoing | None) -> None:
