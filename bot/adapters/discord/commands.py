@@ -28,6 +28,7 @@ PERPETUALS = [Choice(name=text(f"discord.choice.perpetual_{p}"), value=f"perpetu
 TIMES = [Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", "1h", "1d", "3d", "7d")]
 NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai")]
 LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in ("th", "en", "ja")]
+SWITCHES = [Choice(name=text(f"discord.choice.{state}"), value=state) for state in ("on", "off")]
 
 
 # Defined before the classes whose bodies call it.
@@ -128,9 +129,9 @@ class ServerCommands(commands.GroupCog, group_name=text("discord.cmd.server"),
     """``/makruk-server ...``: settings for members with Manage Server.
 
     Discord hides the group from other members (the default permission, which a server may
-    change) and ``interaction_check`` refuses them anyway. More settings join as sub-groups:
-    the daily-puzzle subscription (``/makruk-server puzzle subscribe|unsubscribe``) is a
-    ``ManageServerGroup`` handed to ``MakrukBot(server_groups=...)`` once its service exists.
+    change) and ``interaction_check`` refuses them anyway: ``lang``, ``notices`` (pushed reminders
+    and daily puzzles on or off) and the daily-puzzle subscription (``puzzle subscribe|unsubscribe``,
+    a ``ManageServerGroup``); more sub-groups join through ``MakrukBot(server_groups=...)``.
     """
 
     def __init__(self, bot: MakrukBot, groups: Sequence[app_commands.Group] = ()) -> None:
@@ -149,6 +150,13 @@ class ServerCommands(commands.GroupCog, group_name=text("discord.cmd.server"),
     @app_commands.choices(language=LANGUAGES)
     async def lang(self, interaction: discord.Interaction, language: Choice[str]) -> None:
         await self.bot.door.command(interaction, f"lang {language.value}")
+
+    @app_commands.command(name=text("discord.cmd.notices"), description=text("discord.cmd.notices.about"))
+    @app_commands.rename(state=text("discord.opt.notices"))
+    @app_commands.describe(state=text("discord.opt.notices.about"))
+    @app_commands.choices(state=SWITCHES)
+    async def notices(self, interaction: discord.Interaction, state: Choice[str]) -> None:
+        await self.bot.door.command(interaction, f"notices {state.value}")
 
 
 class ManageServerGroup(app_commands.Group):

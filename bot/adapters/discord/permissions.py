@@ -13,7 +13,7 @@ from ...commands import parse_command
 from ...i18n import Catalog
 
 # Commands that change a server's settings.
-SERVER_SETTINGS = frozenset({"lang", "subscribe", "unsubscribe"})
+SERVER_SETTINGS = frozenset({"lang", "notices", "subscribe", "unsubscribe"})
 
 
 def require_manage_guild(interaction: discord.Interaction) -> bool:
