@@ -5,11 +5,18 @@
 (decoded JSON, attached files) and answers with plausible payloads. Interactions are built as
 gateway ``INTERACTION_CREATE`` payloads and fed to the bot's real ``ConnectionState``, so the
 command tree, the namespace transformers and the dynamic-item dispatch all run as in production.
+
+Faults: ``fail_posts`` makes the next message posts fail as Discord or the network can (a 5xx,
+a rate limit, a timeout, an answer lost after the message was made, a refusal), and ``expire``
+makes interaction answers fail from some point on, as an expired interaction's do. Like Discord,
+the fake returns the first message for a post that repeats its nonce with ``enforce_nonce``;
+every attempt is recorded.
 """
 
 from __future__ import annotations
 
 import asyncio
+import enum
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -65,11 +72,27 @@ CAROL = Person(700000000000000003, "carol")
 MAKRUK = Person(BOT_ID, "Makruk")
 
 
+class Fault(enum.Enum):
+    """How one message post fails (``FakeDiscord.fail_posts``)."""
+
+    SERVER_ERROR = "500"  # Discord's 5xx, after discord.py's own retries
+    RATE_LIMITED = "429"  # a rate limit longer than the bot waits itself (RateLimited)
+    TIMEOUT = "timeout"  # the request never reached Discord
+    LOST_ANSWER = "lost answer"  # Discord made the message, but its answer timed out
+    FORBIDDEN = "403"  # the bot may not post there (any more)
+
+
+RETRY_AFTER = 30.0  # what the fake's rate limit asks for
+NOT_MADE = ("refused", "failed", "duplicate", "expired")  # attempts that made no new message
+
+
 @dataclass
 class Sent:
     """One request the adapter made, as Discord would receive it."""
 
-    kind: str  # respond, defer, autocomplete, followup, edit_original, delete_original, message, thread, ...
+    # respond, defer, autocomplete, followup, edit_original, delete_original, message, thread, ...;
+    # refused (gone), failed (a fault), duplicate (a nonce seen before), expired (an interaction's)
+    kind: str
     channel: int | None
     json: dict = field(default_factory=dict)
     files: list[tuple[str, bytes]] = field(default_factory=list)
@@ -108,6 +131,10 @@ class Sent:
     def is_message(self) -> bool:
         return self.kind in ("respond", "followup", "message")
 
+    @property
+    def nonce(self) -> str | None:
+        return self.json.get("nonce")
+
 
 class FakeDiscord:
     def __init__(self, bot: discord.Client) -> None:
@@ -117,6 +144,9 @@ class FakeDiscord:
         self.channels: dict[int, dict] = {CHANNEL_ID: text_channel(CHANNEL_ID)}
         self.archived: dict[int, list[dict]] = {}
         self.gone: set[int] = set()  # channels deleted behind the bot's back
+        self.faults: list[Fault] = []  # how the next message posts fail, in order
+        self._answers_left: int | None = None  # interaction answers that still work (None: no limit)
+        self._nonces: dict[tuple[int, str], dict] = {}  # (channel, nonce) -> the message made
         self._ids = itertools.count(800000000000000001)
         self._interaction_channels: dict[str, int] = {}  # token -> channel id
         self._originals: dict[str, int] = {}  # token -> message id of the original response
@@ -136,11 +166,23 @@ class FakeDiscord:
         return [s for s in self.sent if s.is_message or (s.kind == "edit_original" and s.json.get("embeds"))]
 
     def boards(self) -> list[Sent]:
-        """Messages that carry a board image."""
-        return [s for s in self.sent if s.kind != "refused" and any(name == "board.png" for name, _ in s.files)]
+        """Messages that carry a board image (made, not merely tried)."""
+        return [s for s in self.sent if s.kind not in NOT_MADE and any(name == "board.png" for name, _ in s.files)]
 
     def kinds(self) -> list[str]:
         return [s.kind for s in self.sent]
+
+    def posts(self) -> list[Sent]:
+        """Every attempt to post a message in a channel: made, failed, or answered as a duplicate."""
+        return [s for s in self.sent if s.kind in ("message", "failed", "duplicate")]
+
+    def fail_posts(self, *faults: Fault) -> None:
+        """The next message posts fail like this, one fault each."""
+        self.faults.extend(faults)
+
+    def expire(self, *, after: int = 0) -> None:
+        """Interactions expire after ``after`` more answers (a callback, a followup, an edit)."""
+        self._answers_left = after
 
     def clear(self) -> None:
         self.sent.clear()
@@ -266,9 +308,7 @@ class FakeDiscord:
             response = cast(Any, SimpleNamespace(status=404, reason="Not Found"))  # what NotFound reads of one
             raise discord.NotFound(response, {"code": 10003, "message": "Unknown Channel"})
         if method == "POST" and path == "/channels/{channel_id}/messages":
-            record.kind = "message"
-            record.message = self.message_payload(channel_id, body)
-            return record.message
+            return self._post(record, channel_id, body)
         if method == "POST" and path == "/channels/{channel_id}/messages/{message_id}/threads":
             record.kind = "thread"
             thread_id = int(route.url.rsplit("/", 2)[-2])  # a thread on a message has the message's id
@@ -290,6 +330,25 @@ class FakeDiscord:
             return self.message_payload(channel_id, body, message_id=int(route.url.rsplit("/", 1)[-1]))
         raise AssertionError(f"unexpected request {method} {route.url}")
 
+    def _post(self, record: Sent, channel_id: int, body: dict) -> dict:
+        fault = self.faults.pop(0) if self.faults else None
+        if fault is not None and fault is not Fault.LOST_ANSWER:
+            record.kind = "failed"
+            raise _error(fault)
+        nonce = body.get("nonce")
+        seen = (channel_id, nonce) if nonce is not None and body.get("enforce_nonce") else None
+        if seen is not None and seen in self._nonces:
+            record.kind = "duplicate"  # Discord answers with the message it made the first time
+            record.message = self._nonces[seen]
+        else:
+            record.kind = "message"
+            record.message = self.message_payload(channel_id, body)
+            if seen is not None:
+                self._nonces[seen] = record.message
+        if fault is Fault.LOST_ANSWER:
+            raise _error(fault)
+        return record.message
+
     def _new_thread(self, thread_id: int, parent_id: int, body: dict) -> dict:
         thread = thread_channel(thread_id, parent_id, body["name"])
         self.channels[thread_id] = thread
@@ -301,6 +360,12 @@ class FakeDiscord:
         channel_id = self._interaction_channels[token]
         record = Sent("webhook", channel_id, body, _files(files))
         self.sent.append(record)
+        if self._answers_left is not None and self._answers_left <= 0:
+            record.kind = "expired"
+            response = cast(Any, SimpleNamespace(status=404, reason="Not Found"))
+            raise discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})
+        if self._answers_left is not None:
+            self._answers_left -= 1
         method, path = route.method, route.path
         if path.endswith("/callback"):
             kind = body["type"]
@@ -377,6 +442,19 @@ def thread_channel(thread_id: int, parent_id: int, name: str, owner_id: int = BO
 def dm_channel(person: Person) -> dict:
     return {"id": str(person.id + 1), "type": 1, "recipients": [person.user()], "last_message_id": None,
             "flags": 0}
+
+
+def _error(fault: Fault) -> Exception:
+    """What discord.py's ``HTTPClient.request`` raises for ``fault``."""
+    if fault is Fault.RATE_LIMITED:
+        return discord.RateLimited(RETRY_AFTER)
+    if fault in (Fault.TIMEOUT, Fault.LOST_ANSWER):
+        return TimeoutError()
+    status, reason = (403, "Forbidden") if fault is Fault.FORBIDDEN else (500, "Internal Server Error")
+    response = cast(Any, SimpleNamespace(status=status, reason=reason))
+    if fault is Fault.FORBIDDEN:
+        return discord.Forbidden(response, {"code": 50001, "message": "Missing Access"})
+    return discord.DiscordServerError(response, {"code": 0, "message": "500: Internal Server Error"})
 
 
 def _options(options: dict[str, Any]) -> tuple[list[dict], dict]:

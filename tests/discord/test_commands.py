@@ -65,14 +65,14 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
         for choice in entry.get("choices") or []:
             for locale in LOCALES:
                 assert 1 <= len(choice["name_localizations"].get(locale, "")) <= 100, (path, choice, locale)
-    assert seen == 3 + 25 + 13  # groups, commands, options
+    assert seen == 3 + 26 + 14  # groups, commands, options
 
 
 async def test_settings_need_manage_server_and_play_does_not(service, settings):
     play, server = await payload(service, settings)
     assert play["default_member_permissions"] is None and play["dm_permission"]
     assert server["default_member_permissions"] == MANAGE_SERVER and not server["dm_permission"]
-    assert [o["name"] for o in server["options"]] == ["lang", "puzzle"]
+    assert [o["name"] for o in server["options"]] == ["lang", "notices", "puzzle"]
 
 
 async def test_daily_puzzle_subscription_needs_manage_server(service, settings):

@@ -1,20 +1,24 @@
-"""Reminders and losses on time, sent by the scheduler to the game's thread."""
+"""Reminders and losses on time, sent through the outbox to the game's thread."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.adapters.discord.client import MakrukBot
 from bot.messages import Incoming, Notice, Reply, User
+from bot.services.outbox import DeliveryError
 
 from .conftest import offline_bot
 from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord, log_in
 from .test_play import start_game
 
 
-async def deliver_due(bot, service) -> None:
-    for notice in await service.tick():
-        await bot.door.notice(notice)
+async def deliver_due(bot, service) -> int:
+    """One tick of the bot's scheduler: the games' clock, then the outbox."""
+    await service.tick("discord")
+    return await bot.outbox.drain()
 
 
 async def test_a_reminder_mentions_the_player_in_the_game_thread(bot, discord_api, service, clock):
@@ -58,8 +62,9 @@ async def test_an_expired_challenge_is_announced_in_its_channel(bot, discord_api
 
 
 async def test_notices_of_other_platforms_are_not_for_this_bot(bot, discord_api):
-    await bot.door.notice(Notice("line", "C123", Reply(kind="info", text="hello", language="en")))
-    assert discord_api.sent == []
+    with pytest.raises(DeliveryError) as refused:
+        await bot.door.send(Notice("line", "C123", Reply(kind="info", text="hello", language="en"), key="k1"))
+    assert refused.value.permanent and discord_api.sent == []
 
 
 async def test_setup_hook_starts_the_scheduler_and_close_stops_it(service, settings, clock):
@@ -76,5 +81,5 @@ async def test_setup_hook_starts_the_scheduler_and_close_stops_it(service, setti
                 break
             await asyncio.sleep(0.01)
         await bot.close()
-        assert bot.scheduler is not None and bot.scheduler._task is None
+        assert bot.scheduler is not None and not bot.scheduler.running
     assert "expired" in api.sent[-1].text and api.sent[-1].channel == CHANNEL_ID
