@@ -92,26 +92,43 @@ class Outbox:
         self._paused_until: datetime | None = None  # the platform's quota is used up until then
 
     async def drain(self, limit: int = 100) -> int:
-        """Sends every notice that is due (at most ``limit``); returns how many arrived."""
-        now = self.clock.now()
-        if self._paused_until is not None and now < self._paused_until:
-            return 0
+        """Sends every notice that is due (at most ``limit``); returns how many arrived.
+
+        Storage hands out one chat's notices in order, each after the one before it arrived,
+        so this asks again while the last round delivered something.
+        """
         sent = 0
-        for row in await self.storage.due_notices(self.platform, now, limit=limit):
-            try:
-                await self.send(await self._notice(row))
-            except DeliveryError as error:
-                await self._failed(row, error)
-                if error.quota:
-                    break  # the rest would be refused too; they wait with this one
-                continue
-            except Exception as error:  # a door's bug or a network error: try again later
-                log.warning("notice %s to %s/%s failed: %r", row.key, row.platform, row.channel, error)
-                await self._failed(row, DeliveryError(repr(error)))
-                continue
-            await self.storage.mark_notices_sent([row.key])
-            sent += 1
+        while sent < limit:
+            now = self.clock.now()
+            if self._paused(now):
+                break
+            rows = await self.storage.due_notices(self.platform, now, limit=limit - sent)
+            delivered = 0
+            for row in rows:
+                if await self._deliver(row):
+                    delivered += 1
+                elif self._paused(now):
+                    break  # the quota is used up: the rest would be refused too
+            sent += delivered
+            if not delivered:
+                break
         return sent
+
+    def _paused(self, now: datetime) -> bool:
+        return self._paused_until is not None and now < self._paused_until
+
+    async def _deliver(self, row: OutboxNotice) -> bool:
+        try:
+            await self.send(await self._notice(row))
+        except DeliveryError as error:
+            await self._failed(row, error)
+            return False
+        except Exception as error:  # a door's bug or a network error: try again later
+            log.warning("notice %s to %s/%s failed: %r", row.key, row.platform, row.channel, error)
+            await self._failed(row, DeliveryError(repr(error)))
+            return False
+        await self.storage.mark_notices_sent([row.key])
+        return True
 
     async def pending_for(self, channel: str) -> list[Notice]:
         """The chat's notices not yet delivered: a door that is replying to a person there may

@@ -231,3 +231,29 @@ async def test_the_busy_answer_is_localized(language: str) -> None:
     from bot.i18n import Catalog
 
     assert Catalog.load().text(language, "error.busy")
+
+
+async def test_a_chat_owed_several_notices_gets_them_in_order_in_one_round(storage, clock) -> None:
+    from bot.messages import Reply
+    from bot.services.outbox import new_notice
+
+    service = service_with(storage, clock, RandomMover(seed=1))
+    texts = ["first", "second", "third"]
+    await storage.add_notices([new_notice("console", "x", "reply", Reply("info", t, "en"))[0] for t in texts])
+    door = Door()
+    assert await service.outbox("console", door.send).drain() == 3
+    assert [n.reply.text for n in door.sent] == texts
+
+
+async def test_a_reminder_waiting_for_the_next_answer_is_dropped_once_the_player_moved(storage, clock) -> None:
+    service = service_with(storage, clock, RandomMover(seed=1))
+    chat = Chat(service)
+    await chat.ok("alice", "notices off")
+    await chat.ok("alice", "new @bob", "bob")
+    await chat.ok("bob", "accept")
+    clock.advance(hours=20)
+    await service.tick("console")
+    outbox = service.outbox("console", Door().send)
+    assert [n.reply.kind for n in await outbox.pending_for("c1")] == ["info"]
+    await chat.ok("alice", "e3e4")
+    assert await outbox.pending_for("c1") == []

@@ -47,7 +47,18 @@ async def move(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         raise Refusal("not_your_turn")
     chosen = parse_move(ctx, board, text)
     game, board, replies = await apply_move(table, ctx, game, board, chosen, color)
+    if ctx.settings.push_notices is False:
+        await _retire_reminders(table, ctx)
     return replies + await engine_turns(table, ctx, game, board)
+
+
+async def _retire_reminders(table: Table, ctx: Context) -> None:
+    """A reminder that waits for the chat's next answer (pushes are off) is stale once the
+    player has moved: it is dropped instead of shown."""
+    pending = await table.storage.pending_notices(ctx.msg.platform, ctx.msg.channel)
+    stale = [row.key for row in pending if row.kind == "reminder"]
+    if stale:
+        await table.storage.mark_notices_sent(stale)
 
 
 def parse_move(ctx: Context, board: Board, text: str) -> Move:
