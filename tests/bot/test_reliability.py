@@ -257,3 +257,17 @@ async def test_a_reminder_waiting_for_the_next_answer_is_dropped_once_the_player
     assert [n.reply.kind for n in await outbox.pending_for("c1")] == ["info"]
     await chat.ok("alice", "e3e4")
     assert await outbox.pending_for("c1") == []
+
+
+async def test_replies_a_door_could_not_show_come_later_in_their_order(storage, clock) -> None:
+    from bot.messages import Incoming, User
+
+    service = service_with(storage, clock, RandomMover(seed=1))
+    await Chat(service).ok("alice", "new bot 1 white")
+    replies = await service.handle(Incoming("console", "c1", User("alice", "alice"), "e3e4"))
+    await service.undelivered("console", "c1", replies)  # the door's reply failed
+    door = Door()
+    assert await service.outbox("console", door.send).drain() == 2
+    assert [n.reply.text for n in door.sent] == [r.text for r in replies]
+    clock.advance(minutes=5)
+    assert await service.outbox("console", door.send).drain() == 0  # the bot's move once

@@ -17,6 +17,7 @@ import functools
 import logging
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from storage import Storage, StorageBusy, VersionConflict
 
@@ -181,16 +182,20 @@ class GameService:
     async def undelivered(self, platform: Platform, channel: str, replies: Sequence[Reply]) -> None:
         """A door could not show these replies: the outbox sends them to the chat later.
         (Replies meant for one person only are not pushed to the whole chat.)"""
-        owed = []
+        owed, replaced = [], []
         for reply in replies:
-            if reply.outbox_key:
-                continue  # the outbox holds it already and sends it soon
             if reply.private:
                 log.info("a private reply in %s/%s could not be shown: %s", platform, channel, reply.text[:80])
                 continue
-            owed.append(new_notice(platform, channel, "reply", reply)[0])
+            # A reply the outbox holds already (the bot's move) is queued again with the others,
+            # so that the chat gets them in their order; its first row is retired after that.
+            owed.append(new_notice(platform, channel, "reply", replace(reply, outbox_key=None))[0])
+            if reply.outbox_key:
+                replaced.append(reply.outbox_key)
         if owed:
             await self.table.storage.add_notices(owed)
+        if replaced:
+            await self.table.storage.mark_notices_sent(replaced)
 
     async def channel_game(self, platform: Platform, channel: str) -> GameView | None:
         return await queries.channel_game(self.table, platform, channel)
