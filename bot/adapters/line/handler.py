@@ -2,22 +2,21 @@
 
 It translates and never decides: who may move, what a text means and what to say are the
 service's business. A reply token answers the event at once (the engine's move comes in the
-same answer); anything later, or an answer whose token failed, is a push, which counts
-against the channel's monthly quota.
+same answer), and carries whatever the chat's outbox holds for it (a reminder, the daily
+puzzle): replies are free. What no reply can carry is left to the outbox, which pushes it
+(``push.py``); pushes count against the channel's monthly quota.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import logging
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import aiohttp
-from linebot.v3.messaging import ApiException, AsyncMessagingApi, Message, PushMessageRequest, ReplyMessageRequest  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+from linebot.v3.messaging import ApiException, AsyncMessagingApi, Message, ReplyMessageRequest  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 from linebot.v3.webhooks import (  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
     AllMentionee,
     Event,
@@ -31,18 +30,19 @@ from linebot.v3.webhooks import (  # type: ignore[import-untyped]  # line-bot-sd
     UserSource,
 )
 
-from storage import Storage
+from storage import Storage, StorageBusy
 
 from ...i18n import Catalog
 from ...messages import Action, Incoming, Notice, Reply, User
 from ...services.games import GameService
+from ...services.outbox import Outbox
 from .profiles import Profiles
-from .replies import Chat, Composer
+from .push import Pusher
+from .replies import MAX_MESSAGES, Chat, Composer
 
 log = logging.getLogger(__name__)
 
-REQUEST_TIMEOUT = 15.0  # seconds per Messaging API call
-PUSH_RETRY_DELAYS = (1.0, 4.0, 15.0)  # after a 5xx or a lost connection, with the same retry key
+REQUEST_TIMEOUT = 15.0  # seconds per reply
 
 
 @dataclass(frozen=True)
@@ -74,62 +74,48 @@ def place_of(source) -> Place | None:
     return None
 
 
-def target_of(channel: str) -> str:
-    """The LINE id behind a channel key: ``group:C123`` -> ``C123``."""
-    return channel.partition(":")[2]
-
-
 class LineHandler:
+    """Turns one event into the service's ``Incoming`` and shows the answer, in the chat's turn."""
+
     def __init__(self, games: GameService, storage: Storage, api: AsyncMessagingApi, profiles: Profiles,
-                 composer: Composer, catalog: Catalog, *, language: str = "th",
-                 push_retry_delays: Sequence[float] = PUSH_RETRY_DELAYS) -> None:
+                 composer: Composer, pusher: Pusher, outbox: Outbox, catalog: Catalog, *, language: str = "th",
+                 owed: Callable[[], None] | None = None, timeout: float = REQUEST_TIMEOUT) -> None:
         self.games = games
         self.storage = storage
         self.api = api
         self.profiles = profiles
         self.composer = composer
+        self.pusher = pusher
+        self.outbox = outbox
         self.catalog = catalog
         self.language = language
-        self.push_retry_delays = tuple(push_retry_delays)
+        self.timeout = timeout
+        self._owed = owed  # called when the outbox has something to push at once
 
-    async def handle(self, events: Sequence[Event]) -> None:
-        """Handles one webhook's events in order; one event's failure does not stop the others."""
-        for event in events:
-            try:
-                await self._event(event)
-            except Exception:
-                log.exception("could not handle LINE event %s", getattr(event, "webhook_event_id", "?"))
-
-    async def deliver(self, notice: Notice) -> None:
-        """Sends what the service says on its own (reminders, losses on time) as a push."""
-        if notice.platform != "line":
-            log.warning("a %s notice reached the LINE door; it is not sent", notice.platform)
-            return
-        chat = Chat(notice.channel, notice.channel.startswith("user:"))
-        messages = await self.composer.messages([notice.reply], chat, answered=None)
-        if messages:
-            await self.push(target_of(notice.channel), messages)
-
-    # --- events -----------------------------------------------------------------------
-
-    async def _event(self, event: Event) -> None:
+    def chat_of(self, event: Event) -> str | None:
+        """The chat an event belongs to, if it is one the door answers (a text message in an
+        active chat, a follow, a join); None for the rest (stickers, unfollows, standby mode)."""
         if isinstance(event, MessageEvent):
             if not isinstance(event.message, TextMessageContent):
-                return  # stickers, photos: nothing to answer
+                return None
         elif not isinstance(event, (FollowEvent, JoinEvent)):
-            return  # unfollow, leave and the rest: nothing to say
+            return None
         if event.mode != "active":
-            return  # standby: another channel answers this chat
+            return None
         place = place_of(event.source)
+        return place.channel if place is not None else None
+
+    async def handle(self, event: Event) -> None:
+        """One event, in its chat's turn."""
+        place = place_of(event.source) if self.chat_of(event) is not None else None
         if place is None:
-            return
-        if not await self.storage.mark_event_processed(event.webhook_event_id):
-            log.info("LINE event %s was handled already (redelivery)", event.webhook_event_id)
             return
         if isinstance(event, MessageEvent):
             await self._message(event, place)
         else:
             await self._welcome(event, place)
+
+    # --- events -----------------------------------------------------------------------
 
     async def _message(self, event: MessageEvent, place: Place) -> None:
         user_id = event.source.user_id
@@ -140,14 +126,13 @@ class LineHandler:
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
                             addressed=addressed)
-        replies = await self.games.handle(incoming)
-        if not replies:
-            return
-        messages = await self.composer.messages(replies, Chat(place.channel, place.one_to_one), user)
-        await self._answer(event.reply_token, place.target, messages)
+        if await self._first_time(event, place):
+            await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user)
 
     async def _welcome(self, event: FollowEvent | JoinEvent, place: Place) -> None:
         who = User(getattr(event.source, "user_id", None) or "", "")
+        if not await self._first_time(event, place):
+            return
         replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community))
         language = replies[0].language if replies else self.language
         text = functools.partial(self.catalog.text, language)
@@ -158,8 +143,23 @@ class LineHandler:
         welcome = Reply(kind="welcome", text=text("line.welcome"), language=language)
         answer = [welcome, *replies]
         answer[-1] = dataclasses.replace(answer[-1], actions=actions)
-        messages = await self.composer.messages(answer, Chat(place.channel, place.one_to_one), answered=None)
-        await self._answer(event.reply_token, place.target, messages)
+        await self._answer(event.reply_token, place, answer, answered=None)
+
+    async def _first_time(self, event: MessageEvent | FollowEvent | JoinEvent, place: Place) -> bool:
+        """Marks the event processed (``webhookEventId``) right before the service acts on it,
+        never while it waits in its queue or for LINE: an event cut short at shutdown before
+        this stays unmarked. False for a redelivery of an event handled already."""
+        try:
+            new = await self.storage.mark_event_processed(event.webhook_event_id)
+        except StorageBusy:
+            log.warning("the database was busy for LINE event %s; it is not handled", event.webhook_event_id)
+            busy = Reply(kind="error", text=self.catalog.text(self.language, "error.busy"), language=self.language,
+                         error="busy")
+            await self._answer(event.reply_token, place, [busy], answered=None, carry=False)
+            return False
+        if not new:
+            log.info("LINE event %s was handled already (redelivery)", event.webhook_event_id)
+        return bool(new)
 
     async def _read_mentions(self, message: TextMessageContent, place: Place) -> tuple[str, tuple[User, ...], bool]:
         """The text with the bot's mention removed and each person's as one ``@word`` (display names
@@ -191,56 +191,112 @@ class LineHandler:
         name = await self.profiles.name(user_id, group_id=place.group_id, room_id=place.room_id)
         if name:
             return name
-        known = await self.storage.find_player("line", user_id)
+        try:
+            known = await self.storage.find_player("line", user_id)
+        except StorageBusy:
+            known = None
         if known is not None and known.display_name:
             return known.display_name
         return self.catalog.text(self.language, "line.someone", tag=user_id[-4:])
 
-    # --- sending ----------------------------------------------------------------------
+    # --- answering --------------------------------------------------------------------
 
-    async def _answer(self, reply_token: str | None, target: str, messages: list[Message]) -> None:
-        """A reply with the event's token; a push if LINE no longer takes the token."""
-        if not messages:
+    async def _answer(self, reply_token: str | None, place: Place, replies: Sequence[Reply], *,
+                      answered: User | None, carry: bool = True) -> None:
+        """Shows ``replies`` with the event's reply token, and with them (``carry``) the chat's
+        notices that wait in the outbox, as many as fit, oldest first: a reply is free, a push
+        is not. What LINE does not take this way goes to the outbox, which pushes it."""
+        if not reply_token:
+            await self._owe(place, replies)
             return
-        if reply_token:
-            try:
-                await self.api.reply_message(ReplyMessageRequest(reply_token=reply_token, messages=messages),
-                                             _request_timeout=REQUEST_TIMEOUT)
+        chat = Chat(place.channel, place.one_to_one)
+        async with self.pusher.locks.hold(place.channel):  # the outbox pushes nothing here meanwhile
+            messages = await self.composer.messages(replies, chat, answered) if replies else []
+            riding = await self._riding(place, replies, MAX_MESSAGES - len(messages)) if carry else []
+            sent = _joined(messages, [m for _, notice_messages in riding for m in notice_messages])
+            if not sent:
                 return
-            except ApiException as error:
-                if not _token_failed(error):
-                    log.error("LINE refused a reply: %s %s", error.status, error.body)
-                    return
-                log.info("the reply token failed (%s); pushing instead", error.status)
-            except (TimeoutError, aiohttp.ClientConnectionError) as error:
-                log.warning("could not reach LINE to reply (%r); pushing instead", error)
-        await self.push(target, messages)
+            shown = await self._reply(reply_token, sent)
+            keys = [r.outbox_key for r in replies if r.outbox_key] + [n.key for n, _ in riding if n.key]
+            if shown:
+                self.pusher.shown(keys)  # until they are marked, the outbox must not push them
+        if not shown:
+            await self._owe(place, replies)
+            return
+        try:
+            await self.games.delivered(replies)
+            await self.outbox.delivered([n.key for n, _ in riding if n.key])
+        except Exception:
+            log.exception("could not mark notices shown in %s as delivered", place.channel)
 
-    async def push(self, target: str, messages: list[Message]) -> bool:
-        """Pushes ``messages``; retries carry the same ``X-Line-Retry-Key`` so LINE sends them once."""
-        retry_key = str(uuid.uuid4())
-        for attempt in range(len(self.push_retry_delays) + 1):
-            if attempt:
-                await asyncio.sleep(self.push_retry_delays[attempt - 1])
-            try:
-                await self.api.push_message(PushMessageRequest(to=target, messages=messages),
-                                            x_line_retry_key=retry_key, _request_timeout=REQUEST_TIMEOUT)
-                return True
-            except ApiException as error:
-                if error.status == 409:
-                    return True  # LINE took an earlier try under this key
-                if not 500 <= (error.status or 0) <= 599:
-                    log.error("LINE refused a push to %s: %s %s", target, error.status, error.body)
-                    return False
-                log.warning("LINE failed a push to %s (%s); retrying", target, error.status)
-            except (TimeoutError, aiohttp.ClientError) as error:
-                log.warning("could not reach LINE to push to %s (%r); retrying", target, error)
-        log.error("gave up pushing to %s", target)
+    async def _riding(self, place: Place, replies: Sequence[Reply], room: int) -> list[tuple[Notice, list[Message]]]:
+        """The chat's waiting notices that fit in ``room`` messages, oldest first (one that does
+        not fit stops the rest: a chat's notices keep their order)."""
+        if room <= 0:
+            return []
+        own = {r.outbox_key for r in replies if r.outbox_key}
+        try:
+            waiting = await self.outbox.pending_for(place.channel)
+        except Exception as error:  # a busy database: the outbox pushes them later instead
+            log.warning("could not read the waiting notices of %s: %r", place.channel, error)
+            return []
+        chat = Chat(place.channel, place.one_to_one)
+        riding = []
+        for notice in waiting:
+            if notice.key in own or (notice.key is not None and self.pusher.was_shown(notice.key)):
+                continue
+            messages = await self.composer.messages([notice.reply], chat, answered=None)
+            if len(messages) > room:
+                break
+            riding.append((notice, messages))
+            room -= len(messages)
+        return riding
+
+    async def _reply(self, reply_token: str, messages: list[Message]) -> bool:
+        """Whether LINE took the reply (a reply token is single-use and expires soon)."""
+        try:
+            await self.api.reply_message(ReplyMessageRequest(reply_token=reply_token, messages=messages),
+                                         _request_timeout=self.timeout)
+            return True
+        except ApiException as error:
+            if _token_failed(error):
+                log.info("LINE did not take the reply (%s); the outbox pushes it", error.status)
+            else:
+                log.error("LINE refused a reply: %s %s", error.status, error.body)
+        except (TimeoutError, aiohttp.ClientError) as error:
+            log.warning("could not reach LINE to reply (%r); the outbox pushes it", error)
         return False
+
+    async def _owe(self, place: Place, replies: Sequence[Reply]) -> None:
+        """Hands replies no reply could show to the outbox, which pushes them in their order."""
+        if not replies:
+            return
+        try:
+            await self.games.undelivered("line", place.channel, replies)
+        except Exception:
+            log.exception("could not hand replies for %s to the outbox", place.channel)
+            return
+        if self._owed is not None:
+            self._owed()
+
+
+def _joined(answer: list[Message], notices: list[Message]) -> list[Message]:
+    """The answer, then the notices; the answer's quick replies (or else the last notice's)
+    go on the last message, the only one LINE shows them under."""
+    if not notices:
+        return answer
+    messages = answer + notices
+    quick = next((m.quick_reply for m in reversed(answer) if m.quick_reply is not None), None)
+    quick = quick or messages[-1].quick_reply
+    for message in messages:
+        message.quick_reply = None
+    messages[-1].quick_reply = quick
+    return messages
 
 
 def _token_failed(error: ApiException) -> bool:
-    """Whether a reply failed for want of a usable token (or on LINE's side), so a push may help."""
+    """Whether a reply failed for want of a usable token or on LINE's side (else: LINE refused
+    what we sent, worth an error in the log)."""
     status = error.status or 0
     return status >= 500 or (status == 400 and "reply token" in str(error.body or "").lower())
 

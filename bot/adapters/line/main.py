@@ -30,6 +30,9 @@ from ...scheduler import Scheduler
 from .handler import LineHandler
 from .images import ImageStore
 from .profiles import Profiles
+from .push import REQUEST_TIMEOUT as PUSH_TIMEOUT
+from .push import Pusher
+from .quota import read_quota
 from .replies import Composer
 from .webhook import Webhook, create_app
 
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8080
 KEEP_EVENT_IDS = timedelta(days=7)  # LINE redelivers for far less than this
+KEEP_SENT_NOTICES = timedelta(days=7)  # delivered notices, kept a while for the record
 HOUSEKEEPING_SECONDS = 3600.0
 
 
@@ -103,21 +107,28 @@ def line_access(settings: Settings) -> LineAccess:
 
 
 class LineDoor:
-    """Every LINE part wired to a running ``App``: API client, webhook app, scheduler.
+    """Every LINE part wired to a running ``App``: API client, webhook app, outbox, scheduler.
 
         async with open_app(settings) as app, LineDoor(settings, app) as door:
             await door.listen(port=8080)
     """
 
     def __init__(self, settings: Settings, app: App, *, scheduler_interval: float = 20.0,
-                 push_retry_delays: tuple[float, ...] | None = None) -> None:
+                 housekeeping_interval: float = HOUSEKEEPING_SECONDS, push_timeout: float = PUSH_TIMEOUT) -> None:
         self.settings = settings
         self.access = line_access(settings)
         self.app = app
         self._interval = scheduler_interval
-        self._retry_delays = push_retry_delays
+        self._housekeeping_interval = housekeeping_interval
+        self._push_timeout = push_timeout
         self._runner: web.AppRunner | None = None
         self._next_housekeeping = 0.0
+        self._next_quota = 0.0
+        self._pushing: asyncio.Task[None] | None = None
+        self._push_again = False
+        # Set when the scheduler's first round since the start is over: what came due while
+        # the bot was down has been dealt with.
+        self.caught_up = asyncio.Event()
 
     async def __aenter__(self) -> LineDoor:
         settings, access = self.settings, self.access
@@ -129,23 +140,42 @@ class LineDoor:
         catalog = self.app.games.catalog
         self.profiles = Profiles(self.api)
         self.composer = Composer(self.app.games, self.images, catalog)
-        options = {"push_retry_delays": self._retry_delays} if self._retry_delays is not None else {}
-        self.handler = LineHandler(self.app.games, self.app.storage, self.api, self.profiles, self.composer, catalog,
-                                   language=settings.line_language, **options)
-        self.webhook = Webhook(access.channel_secret, self.handler.handle)
+        self.pusher = Pusher(self.api, self.composer, timeout=self._push_timeout)
+        self.outbox = self.app.outbox("line", self.pusher.send)
+        self.handler = LineHandler(self.app.games, self.app.storage, self.api, self.profiles, self.composer,
+                                   self.pusher, self.outbox, catalog, language=settings.line_language,
+                                   owed=self.push_soon)
+        self.webhook = Webhook(access.channel_secret, self.handler.handle, self.handler.chat_of)
         self.web_app = create_app(self.webhook, self.images)
-        jobs = self.app.jobs("line")  # the games' clock and the daily puzzles, LINE's only
-        self.scheduler = Scheduler([*jobs, self._housekeeping], self.handler.deliver, interval=self._interval)
+        # The games' clock, the daily puzzles and the outbox, LINE's only; then our own chores.
+        self.scheduler = Scheduler([*self.app.jobs("line", self.outbox), self._housekeeping],
+                                   interval=self._interval)
         return self
 
     async def listen(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                      sock: socket.socket | None = None) -> None:
-        """Serves the webhook on ``host:port`` (or an open socket) and starts the scheduler."""
+        """Serves the webhook on ``host:port`` (or an open socket), reads the message quota
+        and starts the scheduler."""
         self._runner = web.AppRunner(self.web_app, access_log=None)
         await self._runner.setup()
         site = web.SockSite(self._runner, sock) if sock is not None else web.TCPSite(self._runner, host, port)
         await site.start()
+        await read_quota(self.api)
+        self._next_quota = asyncio.get_running_loop().time() + self._housekeeping_interval
         self.scheduler.start()
+
+    def push_soon(self) -> None:
+        """Lets the outbox push now, in the background, rather than at the scheduler's next
+        tick: a reply LINE did not take owes the chat its answer."""
+        self._push_again = True
+        if self._pushing is None or self._pushing.done():
+            self._pushing = asyncio.create_task(self._push_owed(), name="line-push-owed")
+
+    async def settle(self) -> None:
+        """Waits until the accepted events are handled and what they owed is pushed."""
+        await self.webhook.drain()
+        while self._pushing is not None and not self._pushing.done():
+            await self._pushing
 
     async def __aexit__(self, *exc) -> None:
         await self.scheduler.stop()
@@ -153,17 +183,47 @@ class LineDoor:
             if self._runner is not None:
                 await self._runner.cleanup()  # stops listening, then lets accepted events finish
             await self.webhook.drain(0)
+            if self._pushing is not None:
+                # What it had not pushed stays in the outbox, for the next start.
+                self._pushing.cancel()
+                await asyncio.gather(self._pushing, return_exceptions=True)
         finally:
             await self.api_client.close()
 
-    async def _housekeeping(self) -> list:
-        """Forgets old event ids and pictures, once an hour."""
+    async def _push_owed(self) -> None:
+        while self._push_again:
+            self._push_again = False
+            try:
+                await self.outbox.drain()
+            except Exception:
+                log.exception("pushing what LINE replies could not show failed; the scheduler tries again")
+
+    async def _housekeeping(self) -> None:
+        """Once an hour: forgets old event ids, sent notices and pictures, reads the message
+        quota, and says how many notices wait or could not be delivered. (It runs last in the
+        scheduler's round.)"""
+        try:
+            await self._chores()
+        finally:
+            self.caught_up.set()
+
+    async def _chores(self) -> None:
         loop = asyncio.get_running_loop()
-        if loop.time() >= self._next_housekeeping:
-            self._next_housekeeping = loop.time() + HOUSEKEEPING_SECONDS
-            await self.app.storage.prune_events(self.app.games.clock.now() - KEEP_EVENT_IDS)
-            await asyncio.to_thread(self.images.prune)
-        return []
+        if loop.time() >= self._next_quota:
+            self._next_quota = loop.time() + self._housekeeping_interval
+            await read_quota(self.api)
+        if loop.time() < self._next_housekeeping:
+            return
+        self._next_housekeeping = loop.time() + self._housekeeping_interval
+        storage, now = self.app.storage, self.app.games.clock.now()
+        await storage.prune_events(now - KEEP_EVENT_IDS)
+        await storage.prune_notices(now - KEEP_SENT_NOTICES)
+        await asyncio.to_thread(self.images.prune)
+        counts = await storage.notice_counts("line")
+        if counts.dead:
+            log.warning("LINE notices: %d waiting, %d undeliverable (kept in the outbox)", counts.pending, counts.dead)
+        elif counts.pending:
+            log.info("LINE notices: %d waiting", counts.pending)
 
 
 def _image_dir(settings: Settings) -> Path:

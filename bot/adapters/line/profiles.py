@@ -47,6 +47,10 @@ class Profiles:
             self._cache.popitem(last=False)
         return name
 
+    def __len__(self) -> int:
+        """How many answers are kept (at most ``max_entries``)."""
+        return len(self._cache)
+
     async def _ask(self, user_id: str, group_id: str | None, room_id: str | None) -> str | None:
         try:
             if group_id:

@@ -1,23 +1,24 @@
 """The aiohttp app LINE talks to: ``POST /callback`` for events, ``GET /`` for health, and the pictures.
 
 A webhook request is checked in this order: size (413), signature over the raw body (400),
-then JSON (400). A good one is answered 200 at once and its events are handled in the
-background, so LINE never waits for the engine or for our own calls to its API.
+then the body's shape (400, whatever it holds). A good one is answered 200 at once; its events
+go, before anything else is awaited, into their chat's queue, so LINE never waits for the
+engine and a chat's messages are handled in the order they came.
 """
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
-from linebot.v3 import WebhookParser  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
-from linebot.v3.exceptions import InvalidSignatureError  # type: ignore[import-untyped]
-from linebot.v3.webhooks import Event  # type: ignore[import-untyped]
+from linebot.v3 import SignatureValidator  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+from linebot.v3.webhooks import Event  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 
 from .images import ImageStore
+from .queues import ChatQueues
 
 log = logging.getLogger(__name__)
 
@@ -25,11 +26,18 @@ MAX_BODY = 1024 * 1024  # LINE's webhooks are a few KB; anything near this is no
 SHUTDOWN_GRACE = 5.0  # seconds to finish events already accepted
 
 
+class Malformed(ValueError):
+    """A signed webhook body that is not what LINE sends."""
+
+
 class Webhook:
-    def __init__(self, channel_secret: str, handle: Callable[[Sequence[Event]], Coroutine[Any, Any, None]]) -> None:
-        self._parser = WebhookParser(channel_secret)
-        self._handle = handle
-        self._tasks: set[asyncio.Task[None]] = set()
+    """Checks LINE's requests and queues their events by chat (``chat_of``; None: nothing to do)."""
+
+    def __init__(self, channel_secret: str, handle: Callable[[Event], Awaitable[None]],
+                 chat_of: Callable[[Event], str | None]) -> None:
+        self._validator = SignatureValidator(channel_secret)
+        self._chat_of = chat_of
+        self.queues: ChatQueues[Event] = ChatQueues(handle)
 
     async def callback(self, request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -42,30 +50,57 @@ class Webhook:
         except web.HTTPRequestEntityTooLarge:
             return web.Response(status=413, text="too large")
         try:
-            events = self._parser.parse(body.decode("utf-8"), signature)  # checks the signature first
-        except (InvalidSignatureError, UnicodeDecodeError):
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None  # LINE signs UTF-8 text: this cannot be LINE's
+        if text is None or not self._validator.validate(text, signature):  # constant-time comparison
             log.warning("refused a webhook request with a bad signature from %s", request.remote)
             return web.Response(status=400, text="bad signature")
-        except (ValueError, KeyError, TypeError, AttributeError):
-            log.warning("refused a signed but malformed webhook request")
+        try:
+            events = parse_events(text)
+        except Malformed as error:
+            log.warning("refused a signed but malformed webhook request: %s", error)
             return web.Response(status=400, text="malformed")
-        if events:
-            task = asyncio.create_task(self._handle(events), name="line-events")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        chats = [(chat, event) for event in events if (chat := self._chat_of(event)) is not None]
+        if len(chats) > self.queues.room():
+            log.error("%d LINE events wait already; asking LINE to send these again later", self.queues.waiting)
+            return web.Response(status=503, text="busy")
+        for chat, event in chats:  # no await from here on: the chat's order is the order of arrival
+            self.queues.put(chat, [event])
         return web.Response(text="OK")
 
     async def drain(self, timeout: float | None = None) -> None:
-        """Waits for the events being handled; after ``timeout`` seconds the rest are cancelled."""
-        while self._tasks:
-            tasks = list(self._tasks)
-            _, pending = await asyncio.wait(tasks, timeout=timeout)
-            if pending:
-                log.warning("cancelling %d LINE event task(s) at shutdown", len(pending))
-                for task in pending:
-                    task.cancel()
-                await asyncio.gather(*pending, return_exceptions=True)
-                return
+        """Waits for the queued events; after ``timeout`` seconds the rest are left unhandled
+        (and unmarked: they were never taken up)."""
+        await self.queues.drain(timeout)
+
+
+def parse_events(text: str) -> list[Event]:
+    """The events of a webhook body; Malformed unless it is an object whose ``events`` is a
+    list of objects with a ``type``. Events of types this SDK does not know, or that it cannot
+    read, are logged and skipped: LINE adds new kinds now and then."""
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError) as error:  # RecursionError: nested too deeply
+        raise Malformed(f"not JSON ({type(error).__name__})") from None
+    if not isinstance(data, dict):
+        raise Malformed(f"a JSON {type(data).__name__}, not an object")
+    items = data.get("events")
+    if not isinstance(items, list):
+        raise Malformed("no list of events")
+    if not all(isinstance(item, dict) and isinstance(item.get("type"), str) for item in items):
+        raise Malformed("an event that is not an object with a type")
+    events = []
+    for item in items:
+        if Event.get_discriminator_value(item) is None:
+            log.info("skipped a LINE event of unknown type %r", item["type"][:40])
+            continue
+        try:
+            events.append(Event.from_dict(item))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+            log.warning("skipped a LINE %r event that could not be read: %s", item["type"][:40],
+                        type(error).__name__)
+    return events
 
 
 def create_app(webhook: Webhook, images: ImageStore) -> web.Application:
