@@ -24,6 +24,7 @@ async def fake_line():
     await site.start()
     fake.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     yield fake
+    fake.release()
     await runner.cleanup()
 
 
@@ -47,8 +48,9 @@ async def line(settings_for, fake_line, clock):
     port = sock.getsockname()[1]
     settings = settings_for(port)
     async with (open_app(settings, clock=clock, engine=RandomMover(seed=1)) as app,
-                LineDoor(settings, app, scheduler_interval=3600, push_retry_delays=(0.01, 0.01)) as door):
+                LineDoor(settings, app, scheduler_interval=3600) as door):
         await door.listen(sock=sock)
+        await door.caught_up.wait()  # the scheduler's first round, at start, is over
         async with aiohttp.ClientSession() as http:
             yield Harness(f"http://127.0.0.1:{port}", door, fake_line, http, settings.database_path, app=app,
                           clock=clock)

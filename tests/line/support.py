@@ -1,7 +1,9 @@
 """A fake LINE Messaging API on loopback, signed webhook events, and a harness that plays chats.
 
 The fake answers like LINE does (status codes, JSON shapes, the reply token being single-use,
-409 for a retry key it already accepted) and records every request it gets.
+409 for a retry key it already accepted, 429 once the monthly quota is used up, counted per
+member of a group) and records every request it gets, each try of a push included. ``Fault``s
+make it fail the next pushes: a status, or no answer at all until the test ends.
 """
 
 from __future__ import annotations
@@ -46,6 +48,23 @@ class Recorded:
     status: int = 0  # what the fake answered
 
 
+MONTHLY_LIMIT = "You have reached your monthly limit."
+RECORDED = web.RequestKey("recorded", Recorded)
+
+
+@dataclass
+class Fault:
+    """How the fake answers one try of a push instead of taking it: ``status`` with LINE's
+    ``message`` and ``headers``; or (``hang``) no answer until the test ends, so the client
+    times out, after taking the push (``taken``: the answer was lost) or not."""
+
+    status: int = 500
+    message: str = "Internal error"
+    headers: dict[str, str] = field(default_factory=dict)
+    hang: bool = False
+    taken: bool = False
+
+
 @dataclass
 class FakeLine:
     """The Messaging API as the SDK sees it."""
@@ -53,22 +72,39 @@ class FakeLine:
     friends: dict[str, str] = field(default_factory=lambda: {ALICE: PEOPLE[ALICE], DAVE: PEOPLE[DAVE]})
     members: dict[str, dict[str, str]] = field(default_factory=lambda: {GROUP: dict(PEOPLE), ROOM: dict(PEOPLE)})
     requests: list[Recorded] = field(default_factory=list)
+    delivered: list[Recorded] = field(default_factory=list)  # the pushes LINE took, once each
     expired_tokens: set[str] = field(default_factory=set)
-    push_failures: int = 0  # answer this many pushes with 500 first
+    push_faults: list[Fault] = field(default_factory=list)  # how to answer the next tries of a push
+    reply_failures: int = 0  # answer this many replies with 500 first
     profile_delay: float = 0.0  # seconds before a profile answer (a slow LINE)
+    held_chats: set[str] = field(default_factory=set)  # member lookups here wait for let_profiles_go()
+    quota_limit: int | None = 300  # messages a month (None: no limit)
+    quota_used: int = 0  # counted as LINE does: once per recipient of a push
     _used_tokens: set[str] = field(default_factory=set)
     _retry_keys: set[str] = field(default_factory=set)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _released: asyncio.Event = field(default_factory=asyncio.Event)
+    _profiles_go: asyncio.Event = field(default_factory=asyncio.Event)
     url: str = ""  # where it listens, once it does
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._record])
         app.router.add_post("/v2/bot/message/reply", self._reply)
         app.router.add_post("/v2/bot/message/push", self._push)
+        app.router.add_get("/v2/bot/message/quota", self._quota)
+        app.router.add_get("/v2/bot/message/quota/consumption", self._consumption)
         app.router.add_get("/v2/bot/profile/{user}", self._profile)
         app.router.add_get("/v2/bot/group/{chat}/member/{user}", self._member)
         app.router.add_get("/v2/bot/room/{chat}/member/{user}", self._member)
         return app
+
+    def release(self) -> None:
+        """Lets hanging answers end (the test is over)."""
+        self._released.set()
+        self._profiles_go.set()
+
+    def let_profiles_go(self) -> None:
+        self._profiles_go.set()
 
     # what was asked
 
@@ -84,7 +120,10 @@ class FakeLine:
         return self.calls("POST", "/v2/bot/message/push")
 
     def profile_lookups(self) -> list[str]:
-        return [r.path for r in self.calls("GET")]
+        return [r.path for r in self.calls("GET") if not r.path.startswith("/v2/bot/message/")]
+
+    def quota_reads(self) -> list[str]:
+        return [r.path for r in self.calls("GET", "/v2/bot/message/quota")]
 
     # how LINE answers
 
@@ -93,6 +132,7 @@ class FakeLine:
         body = await request.json() if request.method == "POST" else None
         recorded = Recorded(request.method, request.path, dict(request.headers), body)
         self.requests.append(recorded)
+        request[RECORDED] = recorded
         if request.headers.get("Authorization") != f"Bearer {TOKEN}":
             response = web.json_response({"message": "Authentication failed"}, status=401)
         else:
@@ -108,6 +148,9 @@ class FakeLine:
             return web.json_response({"message": problem}, status=400)
         if token in self.expired_tokens or token in self._used_tokens:
             return web.json_response({"message": "Invalid reply token"}, status=400)
+        if self.reply_failures > 0:
+            self.reply_failures -= 1
+            return web.json_response({"message": "Internal error"}, status=500)
         self._used_tokens.add(token)
         return web.json_response(self._sent(body["messages"]))
 
@@ -120,12 +163,28 @@ class FakeLine:
         if key in self._retry_keys:
             return web.json_response({"message": "The retry key is already accepted"}, status=409,
                                      headers={"x-line-accepted-request-id": "accepted"})
-        if self.push_failures > 0:
-            self.push_failures -= 1
-            return web.json_response({"message": "Internal error"}, status=500)
-        if key:
-            self._retry_keys.add(key)
+        fault = self.push_faults.pop(0) if self.push_faults else None
+        if fault is not None and not fault.hang:
+            return web.json_response({"message": fault.message}, status=fault.status, headers=fault.headers)
+        recipients = len(self.members.get(body["to"], {})) or 1
+        if fault is None and self.quota_limit is not None and self.quota_used + recipients > self.quota_limit:
+            return web.json_response({"message": MONTHLY_LIMIT}, status=429)
+        if fault is None or fault.taken:
+            if key:
+                self._retry_keys.add(key)
+            self.quota_used += recipients
+            self.delivered.append(request[RECORDED])
+        if fault is not None:
+            await self._released.wait()  # the client gives up first
         return web.json_response(self._sent(body["messages"]))
+
+    async def _quota(self, request: web.Request) -> web.Response:
+        if self.quota_limit is None:
+            return web.json_response({"type": "none"})
+        return web.json_response({"type": "limited", "value": self.quota_limit})
+
+    async def _consumption(self, request: web.Request) -> web.Response:
+        return web.json_response({"totalUsage": self.quota_used})
 
     async def _profile(self, request: web.Request) -> web.Response:
         await asyncio.sleep(self.profile_delay)
@@ -138,6 +197,8 @@ class FakeLine:
     async def _member(self, request: web.Request) -> web.Response:
         await asyncio.sleep(self.profile_delay)
         chat, user = request.match_info["chat"], request.match_info["user"]
+        if chat in self.held_chats:
+            await self._profiles_go.wait()
         name = self.members.get(chat, {}).get(user)
         if name is None:
             return web.json_response({"message": "Not found"}, status=404)
@@ -274,7 +335,7 @@ class Harness:
             status = response.status
             await response.read()
         if wait:
-            await self.door.webhook.drain()
+            await self.door.settle()
         return status
 
     async def send(self, *events: dict) -> list[list[dict]]:

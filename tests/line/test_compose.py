@@ -7,7 +7,8 @@ import io
 from linebot.v3.webhooks import GroupSource, RoomSource, UserSource  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 from PIL import Image
 
-from bot.adapters.line.handler import _span, place_of, target_of
+from bot.adapters.line.handler import _span, place_of
+from bot.adapters.line.push import target_of
 from bot.adapters.line.replies import Chat
 from bot.commands import parse_command
 from bot.messages import Action, Incoming, Reply, User

@@ -48,9 +48,43 @@ async def test_forged_unsigned_malformed_and_oversize_requests_change_nothing(li
     assert database_dump(line.db) == before
 
 
+MALFORMED = [
+    b"[" * 100_000,  # nested too deeply for any parser: was a 500 (RecursionError)
+    b'{"events": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    b'{"events": [' + b'{"a": ' * 50_000 + b"1" + b"}" * 50_000 + b"]}",
+    b"null", b"5", b'"events"', b"[{}]", b"{}",
+    b'{"events": null}', b'{"events": "[]"}', b'{"events": {}}', b'{"events": [null]}', b'{"events": [[]]}',
+    b'{"events": [{}]}', b'{"events": [{"type": 5}]}', b'{"events": [{"type": null}]}',
+    b'{"events": [], "x": "\xff"}',  # not UTF-8
+    b'{"events": []}\x00',  # something after the object
+    b'{"events": [], "n": ' + b"9" * 10_000 + b"}",  # an integer too long for Python to read
+    b"\xef\xbb\xbf{}",  # a byte-order mark
+    b"",
+]
+
+
+async def test_signed_bodies_of_any_bad_shape_get_400_and_change_nothing(line):
+    await line.say(ALICE, "ช่วย")
+    before = database_dump(line.db)
+    line.fake.requests.clear()
+    for body in MALFORMED:
+        assert await line.post(body) == 400, body[:40]
+    assert line.fake.requests == [] and database_dump(line.db) == before
+
+
+async def test_events_of_unknown_or_unreadable_kinds_are_skipped_and_the_rest_handled(line):
+    odd = [{"type": "somethingNew", "mode": "active"},  # a kind LINE may add one day
+           {"type": "message", "mode": "active", "message": 5}]  # a known kind the SDK cannot read
+    body = json.dumps({"destination": "x", "events": [*odd, text_event("ช่วย", source(ALICE))]}).encode()
+    assert await line.post(body) == 200
+    (reply,) = line.fake.replies
+    assert reply.body["messages"][0]["text"].startswith("คำสั่งบอทหมากรุกไทย")
+
+
 async def test_the_console_verify_request_without_events_is_answered(line):
+    before = len(line.fake.requests)  # the quota, read at start
     assert await line.post(payload()) == 200
-    assert line.fake.requests == []
+    assert len(line.fake.requests) == before
 
 
 async def test_requests_are_answered_before_their_events_are_handled(line):
