@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 BASE_DELAY = 5.0  # seconds before the first retry; doubled each time
 MAX_DELAY = 3600.0  # the longest pause between two tries
-MAX_ATTEMPTS = 12  # about a day of tries at most before a notice is kept as undeliverable
+MAX_ATTEMPTS = 32  # about a day of tries (the pauses reach an hour after ten) before it is kept as undeliverable
 
 
 class DeliveryError(Exception):
