@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from makruk import Board, CountEvent
+from makruk import Board, CountEvent, Move
 from makruk.board import Perpetual, Promotion
 
 MATE_VALUE = 100_000  # centipawns standing for a mate (minus the moves it takes)
@@ -92,6 +92,24 @@ class Engine(Protocol):
         Positions where the game is over get their result: mate 0 for checkmate, 0 for draws.
         """
         ...
+
+
+def rules_move(board: Board) -> str:
+    """A legal move chosen by the rules alone, when every engine failed: the capture of the
+    biggest piece, else the first move in UCI order. EngineError when the game is over.
+
+    >>> rules_move(Board()), rules_move(Board("4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1"))
+    ('a1a2', 'e1d2')
+    """
+    moves = board.legal_moves()
+    if not moves:
+        raise EngineError(f"no legal move in {board.fen()}: the game is over")
+
+    def order(move: Move) -> tuple[int, str]:
+        victim = board.piece_at(move.to_square)
+        return -(victim.kind if victim is not None else 0), move.uci()
+
+    return min(moves, key=order).uci()
 
 
 def final_analysis(board: Board) -> Analysis | None:

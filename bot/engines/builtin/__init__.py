@@ -1,6 +1,8 @@
 """The built-in engine: pure Python on the rules core, searching in a worker process.
 
 It plays levels 1-4 itself and stands in for Fairy-Stockfish when that is missing or fails.
+Its ``best_move`` answers whatever fails: the worker's search (the pool is rebuilt once if its
+process died), else a tiny search in the bot's own process, else a move chosen by the rules alone.
 """
 
 from __future__ import annotations
@@ -8,9 +10,9 @@ from __future__ import annotations
 import logging
 import random
 
-from makruk import Board
+from makruk import Board, Move
 
-from ..base import Analysis, EngineError, EnginePosition
+from ..base import Analysis, EngineError, EnginePosition, rules_move
 from ..levels import builtin_level
 from .evaluation import static_eval
 from .pool import SearchPool, analyse_positions, as_analysis, think
@@ -35,14 +37,24 @@ class BuiltinEngine:
         self._random = random.Random(seed)
 
     async def best_move(self, position: EnginePosition, *, level: int) -> str:
+        """The move at ``level``; raises only when the game is over (no legal move)."""
+        board = position.board()
+        legal = board.legal_moves()
+        if not legal:
+            raise EngineError(f"no legal move in {board.fen()}: the game is over")
         spec = builtin_level(level)
         try:
             result = await self.think(position, depth=spec.depth, seconds=spec.seconds * self.time_scale,
                                       all_root_scores=spec.spread > 0)
-        except EngineError as error:
+        except Exception as error:  # EngineError, or the search's own bug raised in the worker
             log.warning("the search failed (%s); a quick move from this process instead", error)
-            return Searcher().search(position.board(), Limits(depth=2, nodes=EMERGENCY_NODES)).move
-        return pick_near_best(result, spec.spread, self._random)
+            return quick_move(board)
+        move = pick_near_best(result, spec.spread, self._random)
+        if not _is_legal(move, legal):
+            log.warning("the search answered %r, not legal in %s; a quick move from this process instead",
+                        move, board.fen())
+            return quick_move(board)
+        return move
 
     async def think(self, position: EnginePosition, *, depth: int | None = None, seconds: float | None = None,
                     nodes: int | None = None, all_root_scores: bool = False) -> SearchResult:
@@ -79,6 +91,27 @@ class BuiltinEngine:
         await self.pool.aclose()
 
 
+def quick_move(board: Board) -> str:
+    """A move found without the worker: a tiny search here, else one chosen by the rules alone."""
+    try:
+        move = Searcher().search(board.copy(), Limits(depth=2, nodes=EMERGENCY_NODES)).move
+    except Exception as error:
+        log.warning("the quick search failed (%s); a move chosen by the rules alone", error)
+        return rules_move(board)
+    if not _is_legal(move, board.legal_moves()):
+        log.warning("the quick search answered %r, not legal in %s; a move chosen by the rules alone",
+                    move, board.fen())
+        return rules_move(board)
+    return move
+
+
+def _is_legal(uci: str | None, legal: list[Move]) -> bool:
+    try:
+        return uci is not None and Move.from_uci(uci) in legal
+    except ValueError:
+        return False
+
+
 def wants_count(board: Board) -> bool:
     """Declares when bare (the pieces' honour), or when clearly behind (the board's honour)."""
     kind = board.can_declare_count()
@@ -87,4 +120,4 @@ def wants_count(board: Board) -> bool:
     return kind == "board" and static_eval(board) <= BOARD_HONOUR_THRESHOLD
 
 
-__all__ = ["BuiltinEngine", "wants_count"]
+__all__ = ["BuiltinEngine", "quick_move", "wants_count"]

@@ -1,8 +1,9 @@
 """Runs the built-in engine's searches in worker processes, so the bot's event loop never waits.
 
 The pool is created on first use (1-2 workers, started with ``spawn`` so no thread or open
-database of the bot is copied into them). A worker that dies is replaced and the search retried
-once; a search that overruns its time is abandoned and its worker killed.
+database of the bot is copied into them). A worker that dies (killed, or out of memory) breaks
+the pool: it is rebuilt and the search asked again, once; a search that overruns its time is
+abandoned and its worker killed.
 """
 
 from __future__ import annotations
@@ -36,9 +37,13 @@ class SearchPool:
         for attempt in (1, 2):
             try:
                 executor = await self._started()
+            except BrokenProcessPool:  # a worker died while starting; _started discarded the pool
+                log.warning("a search process died while starting (attempt %d)", attempt)
+                continue
+            try:
                 return await asyncio.wait_for(loop.run_in_executor(executor, function, *args), timeout)
             except BrokenProcessPool:
-                log.warning("a search process died; starting a new one (attempt %d)", attempt)
+                log.warning("a search process died; the pool is rebuilt (attempt %d)", attempt)
                 self._discard(executor)
             except TimeoutError:
                 log.warning("a search overran %.1f s; its process is stopped", timeout)
@@ -79,6 +84,9 @@ class SearchPool:
         except TimeoutError:
             self._discard(executor)
             raise EngineError(f"the search process did not start in {START_SECONDS:.0f} s") from None
+        except BrokenProcessPool:
+            self._discard(executor)
+            raise
         return executor
 
     def _ensure(self) -> ProcessPoolExecutor:
@@ -95,7 +103,8 @@ class SearchPool:
         for process in list((executor._processes or {}).values()):
             if process.is_alive():
                 process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+        # Queued searches are not cancelled: they fail as BrokenProcessPool, and their callers retry.
+        executor.shutdown(wait=False)
 
 
 # --- inside the worker processes ------------------------------------------------------------
