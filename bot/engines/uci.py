@@ -2,9 +2,10 @@
 
 One long-lived subprocess, one search at a time, every exchange timed. The process starts on
 first use and again after it dies; a search that does not answer in time is stopped, and if it
-still does not answer the process is killed. Failures raise ``EngineError`` (the bot falls back
-to the built-in engine). Fairy-Stockfish plays by its own rules (perpetual check allowed, its
-own counting), so callers check its moves with ours. Code without an event loop (the puzzle
+still does not answer the process is killed. Failures raise ``EngineError`` (the bot asks once
+more, then the built-in engine answers). Fairy-Stockfish plays by its own rules (perpetual check
+allowed, its own counting), so callers check its moves with ours (and may ask again with
+``searchmoves``: our legal moves only). Code without an event loop (the puzzle
 generator) uses ``SyncUciEngine`` in ``uci_sync``, which runs these same calls.
 
 Bound scores: when a search falls out of its aspiration window, the engine reports a score that
@@ -23,7 +24,7 @@ import contextlib
 import logging
 import os
 import shutil
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -138,13 +139,14 @@ class UciEngine:
 
     async def go(self, position: EnginePosition, *, skill: int = 20, nodes: int | None = None,
                  movetime: int | None = None, depth: int | None = None, multipv: int = 1,
-                 timeout: float | None = None) -> UciResult:
-        """Searches ``position`` within the given limits (milliseconds for ``movetime``).
+                 timeout: float | None = None, searchmoves: Sequence[str] = ()) -> UciResult:
+        """Searches ``position`` within the given limits (milliseconds for ``movetime``), among
+        ``searchmoves`` only when given.
 
         The search is stopped after ``timeout`` seconds (by default its movetime or node count
         at a slow machine's speed, plus ``margin``; ``DEPTH_SECONDS`` for depth alone).
         """
-        limits = go_command(nodes=nodes, movetime=movetime, depth=depth)
+        limits = go_command(nodes=nodes, movetime=movetime, depth=depth, searchmoves=searchmoves)
         if timeout is None:
             timeout = self._timeout(nodes=nodes, movetime=movetime)
         async with self._conversation():
@@ -192,6 +194,9 @@ class UciEngine:
             except (OSError, EOFError) as error:  # a broken pipe, a closed stream
                 await self._kill()
                 raise EngineError(f"Fairy-Stockfish failed: {error}") from error
+            except Exception:
+                await self._kill()  # mid-conversation: its next lines would be taken for the next search's
+                raise
             except asyncio.CancelledError:
                 self._kill_now()  # its answer would otherwise be read as the next search's
                 raise
@@ -321,15 +326,18 @@ def position_command(position: EnginePosition) -> str:
     return f"position fen {position.start_fen}{moves}"
 
 
-def go_command(*, nodes: int | None = None, movetime: int | None = None, depth: int | None = None) -> str:
+def go_command(*, nodes: int | None = None, movetime: int | None = None, depth: int | None = None,
+               searchmoves: Sequence[str] = ()) -> str:
     """
-    >>> go_command(nodes=1000, depth=8)
-    'go nodes 1000 depth 8'
+    >>> go_command(nodes=1000, depth=8), go_command(movetime=50, searchmoves=["a3a4", "b3b4"])
+    ('go nodes 1000 depth 8', 'go movetime 50 searchmoves a3a4 b3b4')
     """
     limits = [f"{name} {value}" for name, value in (("nodes", nodes), ("movetime", movetime), ("depth", depth))
               if value is not None]
     if not limits:
         raise ValueError("give the search a limit: nodes, movetime or depth")
+    if searchmoves:
+        limits.append("searchmoves " + " ".join(searchmoves))  # last: engines read moves to the end of the line
     return "go " + " ".join(limits)
 
 
