@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.engines import EnginePosition
+from bot.engines.builtin.pool import think
+from bot.engines.builtin.search import Limits, SearchResult
 from makruk import Board, CountEvent, Move
 
 Player = Callable[[EnginePosition], Awaitable[str]]
@@ -112,3 +115,25 @@ def hold_until(started: str, release: str, limit: float = 120.0) -> bool:
             return False
         time.sleep(0.01)
     return True
+
+
+HOLD_DIRECTORY = "ENGINE_TEST_HOLD"  # environment variable: the folder of think_held_once's files
+
+
+def think_held_once(position: EnginePosition, limits: Limits, all_root_scores: bool = False) -> SearchResult:
+    """The built-in engine's search, in place of ``think``. The first call after the test created
+    ``armed`` in the folder $ENGINE_TEST_HOLD takes it, says ``searching`` and holds (so that
+    the test can kill the worker mid-search); every other call searches at once."""
+    folder = Path(os.environ[HOLD_DIRECTORY])
+    try:
+        (folder / "armed").unlink()
+    except FileNotFoundError:
+        pass
+    else:
+        hold_until(str(folder / "searching"), str(folder / "release"))
+    return think(position, limits, all_root_scores)
+
+
+def die(*args: object) -> None:
+    """In place of a worker's search: its process ends at once (as if killed)."""
+    os._exit(9)

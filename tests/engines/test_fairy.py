@@ -36,7 +36,7 @@ async def test_killing_fairy_stockfish_mid_search_the_game_goes_on(tmp_path, bui
         replies = await move
         assert not [r.error for r in replies if r.error]
         game = await storage.active_game("console", "c1")
-        assert game is not None and len(game.moves) == 2  # the built-in engine answered instead
+        assert game is not None and len(game.moves) == 2  # a restarted Fairy-Stockfish (or the built-in one) answered
 
         board = Board()
         for m in game.moves:
@@ -85,7 +85,7 @@ async def test_an_engine_that_exits_is_started_again(tmp_path, builtin):
             assert await engine.best_move(START, level=7) in legal_ucis(START)
     finally:
         await fairy.aclose()
-    assert commands(log).count("uci") == 2  # a new process for the second move
+    assert commands(log).count("uci") == 4  # a new process for each move, and one more for its second try
 
 
 async def test_without_fairy_stockfish_every_level_plays_and_the_log_says_so_once(monkeypatch, caplog, builtin):
