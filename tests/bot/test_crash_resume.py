@@ -77,11 +77,19 @@ class Bot:
     async def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
+        await self._release_pipes()
+
+    async def _release_pipes(self) -> None:
+        # Closed pipes let asyncio close the process's transport now, not at garbage collection.
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        await self.process.stdout.read()
 
     async def close(self) -> None:
         assert self.process.stdin is not None
         self.process.stdin.close()
         await asyncio.wait_for(self.process.wait(), 120)
+        await self._release_pipes()
 
 
 async def test_killed_bots_games_go_on_to_their_end_with_every_move_once(tmp_path: Path) -> None:
