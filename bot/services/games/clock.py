@@ -18,7 +18,7 @@ from ...messages import Incoming, Platform, User
 from ..errors import Refusal
 from .context import Context
 from .moves import engine_to_move, engine_turns
-from .table import side_to_move
+from .table import Notify, side_to_move
 
 if TYPE_CHECKING:
     from .table import Table
@@ -74,7 +74,8 @@ async def _flag(table: Table, game: Game) -> None:
             return
         board = table.board(game)
         result: Result = "0-1" if side_to_move(board) == "w" else "1-0"
-        await table.finish(await _system_context(table, game), game, board, result, "timeout", notice="timeout")
+        await table.finish(await _system_context(table, game), game, board, result, "timeout",
+                           notify=Notify("timeout"))
 
 
 async def _remind(table: Table, game: Game) -> None:

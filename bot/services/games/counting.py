@@ -36,9 +36,9 @@ async def count(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply
 
 
 async def declare(table: Table, ctx: Context, game: Game, board: Board, *,
-                  notice: Notify | None = None) -> tuple[Game, Board, Reply]:
+                  notify: Notify | None = None) -> tuple[Game, Board, Reply]:
     """The side to move declares the count it may declare (the bot's turns use this too);
-    with ``notice`` the reply is also written to the outbox with the declaration."""
+    with ``notify`` the reply is also written to the outbox with the declaration."""
     board.declare_count()
     events = [*CountEvent.load_all(game.counting), CountEvent(board.ply, "count")]
     changes = GameChanges(counting=CountEvent.dump_all(events))
@@ -46,15 +46,7 @@ async def declare(table: Table, ctx: Context, game: Game, board: Board, *,
     if outcome is not None:  # a limit of zero or less draws at once
         changes = replace(changes, status="finished", result=outcome.result, reason=outcome.reason,
                           deadline=None, remind_at=None)
-    if notice is None:
-        game = await table.storage.update_game(game.id, game.version, changes)
-        reply = await table.game_reply(ctx, game, board, "count_declared")
-    else:
-        after = game.after(changes, at=table.clock.now())
-        reply = await table.game_reply(ctx, after, board, "count_declared")
-        new, reply = table.notice(game, notice.kind, reply, due=notice.due)
-        game = await table.storage.update_game(game.id, game.version, changes, notices=[new])
-    table.remember(game, board)
+    game, reply = await table.commit(ctx, game, board, changes, "count_declared", notify=notify)
     return game, board, reply
 
 

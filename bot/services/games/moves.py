@@ -88,14 +88,13 @@ def looks_like_move(board: Board | None, text: str) -> bool:
 
 
 async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chosen: Move, color: Color, *,
-                     notice: Notify | None = None) -> tuple[Game, Board, list[Reply]]:
+                     notify: Notify | None = None) -> tuple[Game, Board, list[Reply]]:
     """Plays a legal move and stores it (with the game's end, when it ends the game); with
-    ``notice`` its reply is also written to the outbox in the same transaction."""
+    ``notify`` its reply is also written to the outbox in the same transaction."""
     san = board.san(chosen)
     board.push(chosen)
     outcome = board.outcome()
-    now = table.clock.now()
-    deadline, remind_at = turn_times(now, game.move_seconds)
+    deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
     changes = GameChanges(deadline=deadline, remind_at=remind_at, reminded=False, takeback_offer=None)
     if game.draw_offer == other(color):
         changes = replace(changes, draw_offer=None)  # a move instead of accepting declines the offer
@@ -104,17 +103,8 @@ async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chose
         changes = replace(changes, status="finished", result=outcome.result, reason=outcome.reason,
                           deadline=None, remind_at=None, draw_offer=None)
         updates = await rating_updates(table.storage, game, outcome.result)
-    played = NewMove(chosen.uci(), san, color)
-    if notice is None:
-        game = await table.storage.append_move(game.id, game.version, played, changes, ratings=updates)
-        reply = await table.game_reply(ctx, game, board, "moved", last=chosen)
-    else:
-        after = game.after(changes, move=played, at=now)
-        reply = await table.game_reply(ctx, after, board, "moved", last=chosen)
-        new, reply = table.notice(game, notice.kind, reply, due=notice.due)
-        game = await table.storage.append_move(game.id, game.version, played, changes, ratings=updates,
-                                               notices=[new])
-    table.remember(game, board)
+    game, reply = await table.commit(ctx, game, board, changes, "moved", move=NewMove(chosen.uci(), san, color),
+                                     last=chosen, ratings=updates, notify=notify)
     return game, board, [reply]
 
 
@@ -136,12 +126,12 @@ async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, 
     """
     replies: list[Reply] = []
     due = table.clock.now() + timedelta(seconds=INLINE_GRACE_SECONDS) if inline else None
-    notice = Notify("bot_move", due)
+    notify = Notify("bot_move", due)
     try:
         while (level := engine_to_move(game, board)) is not None:
             color = side_to_move(board)
             if board.can_declare_count() and await table.engine.wants_count(table.position(game)):
-                game, board, declared = await declare(table, ctx, game, board, notice=notice)
+                game, board, declared = await declare(table, ctx, game, board, notify=notify)
                 replies.append(declared)
                 if game.status != "active":
                     break
@@ -150,7 +140,7 @@ async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, 
             if answer not in board.legal_moves():
                 log.error("engine %s answered an illegal move %s in %s", table.engine.name, uci, board.fen())
                 break
-            game, board, more = await apply_move(table, ctx, game, board, answer, color, notice=notice)
+            game, board, more = await apply_move(table, ctx, game, board, answer, color, notify=notify)
             replies += more
     except (EngineError, StorageError, MakrukError, ValueError) as error:
         log.warning("the engine could not answer in game %d (%r); the scheduler tries again", game.id, error)

@@ -8,13 +8,14 @@ import dataclasses
 import random
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 
 from makruk import Board, CountEvent, Move
 from storage import NotFound, Storage, StorageError
-from storage.records import ChannelSettings, Color, Game, GameChanges, NewNotice, Player, Result
+from storage.records import ChannelSettings, Color, Game, GameChanges, NewMove, NewNotice, Player, RatingUpdate, Result
 
 from ...clock import Clock
 from ...config import Settings
@@ -180,22 +181,39 @@ class Table:
     # --- the end of a game ------------------------------------------------------------
 
     async def finish(self, ctx: Context, game: Game, board: Board, result: Result, reason: str, *,
-                     notice: str | None = None) -> Reply:
-        """Ends the game with ``result`` for ``reason``, rates it, and shows it; with ``notice``
-        (its kind) the reply is also written to the outbox with the game's end."""
-        updates = await rating_updates(self.storage, game, result)
+                     notify: Notify | None = None) -> Reply:
+        """Ends the game with ``result`` for ``reason``, rates it, and shows it."""
         changes = GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
                               draw_offer=None, takeback_offer=None)
+        updates = await rating_updates(self.storage, game, result)
+        _, reply = await self.commit(ctx, game, board, changes, "finished", ratings=updates, notify=notify)
+        return reply
+
+    async def commit(self, ctx: Context, game: Game, board: Board, changes: GameChanges, event: str, *,
+                     move: NewMove | None = None, last: Move | None = None,
+                     ratings: Sequence[RatingUpdate] = (), notify: Notify | None = None) -> tuple[Game, Reply]:
+        """Stores ``changes`` (and ``move``, already played on ``board``) as one compare-and-set,
+        keeps the board, and returns the stored game with the reply that shows ``event``.
+
+        With ``notify`` the reply is built first, from the game as it will be stored, and
+        written to the outbox in the same transaction.
+        """
         notices: list[NewNotice] = []
         reply: Reply | None = None
-        if notice is not None:
-            after = game.after(changes, at=self.clock.now())
-            reply = await self.game_reply(ctx, after, board, "finished")
-            new, reply = self.notice(game, notice, reply)
+        if notify is not None:
+            after = game.after(changes, move=move, at=self.clock.now())
+            reply = await self.game_reply(ctx, after, board, event, last=last)
+            new, reply = self.notice(game, notify.kind, reply, due=notify.due)
             notices.append(new)
-        game = await self.storage.update_game(game.id, game.version, changes, ratings=updates, notices=notices)
+        if move is None:
+            game = await self.storage.update_game(game.id, game.version, changes, ratings=ratings, notices=notices)
+        else:
+            game = await self.storage.append_move(game.id, game.version, move, changes, ratings=ratings,
+                                                  notices=notices)
         self.remember(game, board)
-        return reply or await self.game_reply(ctx, game, board, "finished")
+        if reply is None:
+            reply = await self.game_reply(ctx, game, board, event, last=last)
+        return game, reply
 
     # --- the outbox -------------------------------------------------------------------
 
