@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.messages import Incoming, Notice, Platform, User
 from bot.services.games import GameService
+from bot.services.outbox import Outbox, Send
 
 PLATFORMS: tuple[Platform, ...] = ("console", "discord", "line")
 
@@ -43,12 +46,17 @@ class Chat:
 async def tick(service: GameService, platform: Platform | None = None) -> list[Notice]:
     """Runs the service's clock, then delivers what it wrote to the outbox (``platform``'s, or
     every platform's); returns the notices delivered, as a door's scheduler would."""
+    await service.tick(platform)
+    return await drain(service.outbox, platform)
+
+
+async def drain(outbox: Callable[[Platform, Send], Outbox], platform: Platform | None = None) -> list[Notice]:
+    """Delivers what the outbox holds for ``platform`` (or every platform); returns it."""
     sent: list[Notice] = []
 
     async def send(notice: Notice) -> None:
         sent.append(notice)
 
-    await service.tick(platform)
     for each in [platform] if platform else PLATFORMS:
-        await service.outbox(each, send).drain()
+        await outbox(each, send).drain()
     return sent

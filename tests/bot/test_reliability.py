@@ -118,12 +118,17 @@ async def test_a_loss_on_time_is_delivered_after_a_crash_between_commit_and_send
         assert await restarted.outbox("console", door.send).drain() == 0
 
 
-async def test_one_failing_chat_neither_blocks_nor_loses_the_others(storage, clock) -> None:
-    service = service_with(storage, clock, RandomMover(seed=1))
-    for channel in ("a", "b"):
+async def expired_challenges(service: GameService, clock: FakeClock, *channels: str) -> None:
+    """An open challenge in each channel, expired: the outbox owes each channel a notice."""
+    for channel in channels:
         await Chat(service, channel).ok("alice", "new")
     clock.advance(minutes=16)
     await service.tick("console")
+
+
+async def test_one_failing_chat_neither_blocks_nor_loses_the_others(storage, clock) -> None:
+    service = service_with(storage, clock, RandomMover(seed=1))
+    await expired_challenges(service, clock, "a", "b")
     door = Door()
     door.failing["a"] = DeliveryError("HTTP 500")
     outbox = service.outbox("console", door.send)
@@ -137,9 +142,7 @@ async def test_one_failing_chat_neither_blocks_nor_loses_the_others(storage, clo
 
 async def test_an_undeliverable_notice_is_kept_and_counted(storage, clock) -> None:
     service = service_with(storage, clock, RandomMover(seed=1))
-    await Chat(service, "gone").ok("alice", "new")
-    clock.advance(minutes=16)
-    await service.tick("console")
+    await expired_challenges(service, clock, "gone")
     door = Door()
     door.failing["gone"] = DeliveryError("the bot was removed", permanent=True)
     assert await service.outbox("console", door.send).drain() == 0
@@ -149,9 +152,7 @@ async def test_an_undeliverable_notice_is_kept_and_counted(storage, clock) -> No
 
 async def test_retries_back_off_then_give_up_without_dropping(storage, clock) -> None:
     service = service_with(storage, clock, RandomMover(seed=1))
-    await Chat(service, "flaky").ok("alice", "new")
-    clock.advance(minutes=16)
-    await service.tick("console")
+    await expired_challenges(service, clock, "flaky")
     door = Door()
     door.failing["flaky"] = DeliveryError("timeout")
     outbox = service.outbox("console", door.send)
@@ -164,10 +165,7 @@ async def test_retries_back_off_then_give_up_without_dropping(storage, clock) ->
 
 async def test_a_used_up_quota_pauses_pushes_until_it_allows(storage, clock) -> None:
     service = service_with(storage, clock, RandomMover(seed=1))
-    for channel in ("a", "b"):
-        await Chat(service, channel).ok("alice", "new")
-    clock.advance(minutes=16)
-    await service.tick("console")
+    await expired_challenges(service, clock, "a", "b")
     door = Door()
     door.failing["a"] = DeliveryError("monthly limit", quota=True)
     outbox = service.outbox("console", door.send)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from makruk import BLACK, WHITE, Board, Count, IllegalMoveError, Move, Outcome
+from makruk import BLACK, WHITE, Board, IllegalMoveError, Move
+
+from .support import ended, running_count
 
 COUNT_37 = "8/8/3k4/8/8/2M~M~4/3SNN2/3K4 b - - 0 1"  # Khon, 2 Ma, 2 Bia Ngai vs bare Khun
 
@@ -78,10 +80,10 @@ def test_the_37_move_example_draws_after_the_37th_move_without_mate():
         play(board, black)
         assert board.outcome() is None
         play(board, white)
-        assert _count(board).done == n
+        assert running_count(board).done == n
         if n < 37:
             assert board.outcome() is None, n
-    assert _outcome(board).result == "1/2-1/2" and _outcome(board).reason == "counting"
+    assert ended(board).result == "1/2-1/2" and ended(board).reason == "counting"
     with pytest.raises(IllegalMoveError) as error:
         play(board, "d6d7")
     assert error.value.code == "game_over"
@@ -93,19 +95,19 @@ def test_the_37_move_example_mate_on_the_37th_move_wins():
     assert board.declare_count().limit == 37
     for n in range(1, 37):
         play(board, "g8h8" if n % 2 else "h8g8", "a1b3" if n % 2 else "b3a1")
-    assert _count(board).done == 36 and board.outcome() is None
+    assert running_count(board).done == 36 and board.outcome() is None
     play(board, "g8h8", "f6g7")
-    assert _count(board).done == 37
-    assert _outcome(board).result == "1-0" and _outcome(board).reason == "checkmate"
+    assert running_count(board).done == 37
+    assert ended(board).result == "1-0" and ended(board).reason == "checkmate"
 
 
 def test_the_limit_is_fixed_at_declaration_and_captures_do_not_change_it():
     board = Board(position({"a1": "K", "d1": "R", "c5": "M~"}, {"d6": "K"}, turn="b"))
     assert board.declare_count().limit == 16 - 4
     play(board, "d6c5")  # the bare Khun takes the Bia Ngai: 3 pieces now, the limit stays 12
-    assert _count(board).limit == 12 and _count(board).done == 0
+    assert running_count(board).limit == 12 and running_count(board).done == 0
     play(board, "d1d2")
-    assert _count(board).done == 1 and _count(board).limit == 12
+    assert running_count(board).done == 1 and running_count(board).limit == 12
 
 
 @pytest.mark.parametrize(
@@ -121,7 +123,7 @@ def test_a_limit_of_zero_or_less_draws_as_soon_as_the_count_is_declared(white, l
     assert board.outcome() is None
     count = board.declare_count()
     assert count.limit == 8 - on_board == limit
-    assert _outcome(board).reason == "counting" and _outcome(board).result == "1/2-1/2"
+    assert ended(board).reason == "counting" and ended(board).result == "1/2-1/2"
 
 
 def test_only_the_bare_side_may_declare_the_pieces_honour():
@@ -163,11 +165,11 @@ def test_boards_honour_gives_the_opponent_64_moves():
     assert (count.kind, count.side, count.limit, count.done) == ("board", WHITE, 64, 0)
     for n in range(1, 65):
         play(board, "a1a2" if n % 2 else "a2a1")
-        assert _count(board).done == n - 1  # the declaring side's own moves are not counted
+        assert running_count(board).done == n - 1  # the declaring side's own moves are not counted
         play(board, "a8b6" if n % 2 else "b6a8")
-        assert _count(board).done == n
+        assert running_count(board).done == n
         assert (board.outcome() is None) == (n < 64), n
-    assert _outcome(board).reason == "counting"
+    assert ended(board).reason == "counting"
 
 
 def test_boards_honour_a_checkmate_wins_whoever_counts():
@@ -175,7 +177,7 @@ def test_boards_honour_a_checkmate_wins_whoever_counts():
     board = Board(position({"b6": "K", "h1": "R", "e2": "N"}, {"a8": "K", "e5": "N"}))
     board.declare_count()
     play(board, "h1h8")
-    assert _outcome(board).reason == "checkmate" and _outcome(board).result == "1-0"
+    assert ended(board).reason == "checkmate" and ended(board).result == "1-0"
 
 
 def test_boards_honour_ends_when_a_side_is_bare_and_the_bare_side_may_then_declare():
@@ -217,7 +219,7 @@ def test_a_later_declaration_starts_from_zero():
     board = Board(COUNT_37)
     board.declare_count()
     play(board, "d6e6", "e2g3", "e6d6", "g3e2")
-    assert _count(board).done == 2
+    assert running_count(board).done == 2
     board.stop_count()
     count = board.declare_count()
     assert (count.done, count.limit) == (0, 37)
@@ -227,9 +229,9 @@ def test_taking_a_move_back_restores_the_count():
     board = Board(COUNT_37)
     board.declare_count()
     play(board, "d6e6", "e2g3")
-    assert _count(board).done == 1
+    assert running_count(board).done == 1
     board.pop()
-    assert _count(board).done == 0
+    assert running_count(board).done == 0
 
 
 # --- insufficient material ---------------------------------------------------------------------
@@ -316,12 +318,12 @@ def _mirror(sq: str) -> str:
 
 def test_bare_khun_against_bare_khun_is_always_a_draw():
     for fen in ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "k7/8/8/8/8/8/8/7K b - - 0 1"):
-        assert _outcome(Board(fen)).reason == "material"
+        assert ended(Board(fen)).reason == "material"
 
 
 def test_a_capture_that_leaves_bare_khuns_ends_the_game():
     board = play(Board("4k3/8/8/8/8/8/3r4/3K4 w - - 0 1"), "d1d2")
-    assert _outcome(board).reason == "material"
+    assert ended(board).reason == "material"
     with pytest.raises(IllegalMoveError) as error:
         play(board, "e8e7")
     assert error.value.code == "game_over"
@@ -329,7 +331,7 @@ def test_a_capture_that_leaves_bare_khuns_ends_the_game():
 
 def test_the_material_table_ignores_positions_with_an_unpromoted_bia():
     # Rua vs Ma + Bia would be a dead draw with a Bia Ngai; with a plain Bia it is not.
-    assert _outcome(Board(position({"h1": "K", "c3": "R"}, {"h8": "K", "a7": "N", "b7": "M~"}))).reason == "material"
+    assert ended(Board(position({"h1": "K", "c3": "R"}, {"h8": "K", "a7": "N", "b7": "M~"}))).reason == "material"
     assert Board(position({"h1": "K", "c3": "R"}, {"h8": "K", "a7": "N", "b7": "P"})).outcome() is None
 
 
@@ -337,16 +339,3 @@ def test_the_material_draw_still_lists_legal_moves():
     # Legal moves never depend on draws (RULES.md): only the outcome ends the game.
     board = Board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
     assert len(board.legal_moves()) == 5 and board.is_game_over()
-
-
-def _outcome(board: Board) -> Outcome:
-    """The outcome of a game that has ended."""
-    outcome = board.outcome()
-    assert outcome is not None, board.fen()
-    return outcome
-
-
-def _count(board: Board) -> Count:
-    """The count that runs."""
-    assert board.count is not None, board.fen()
-    return board.count

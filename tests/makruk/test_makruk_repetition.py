@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from makruk import Board, Count, IllegalMoveError, Move, Outcome
+from makruk import Board, IllegalMoveError, Move
+
+from .support import ended, running_count
 
 PERPETUAL = "8/8/8/8/8/3KmN2/4R3/5k1s w - - 0 1"
 PERPETUAL_MOVES = ["f3h2", "f1g1", "h2f3", "g1f1", "f3h2", "f1g1", "h2f3", "g1f1"]
@@ -31,7 +33,7 @@ def test_threefold_repetition_without_checks_draws(perpetual):
     assert board.outcome() is None
     play(board, KNIGHT_DANCE[3])  # the start position, a third time
     assert board.is_repetition()
-    assert _outcome(board).result == "1/2-1/2" and _outcome(board).reason == "repetition"
+    assert ended(board).result == "1/2-1/2" and ended(board).reason == "repetition"
     with pytest.raises(IllegalMoveError) as error:
         play(board, "e3e4")
     assert error.value.code == "game_over"
@@ -59,7 +61,7 @@ def test_bia_ngai_and_met_are_told_apart():
         play(board, *moves)
         assert (board.outcome() is None) == (n < 4), n
     assert board.fen().startswith("7k/8/8/8/8/2M1M~3/8/K7 w")
-    assert _outcome(board).reason == "repetition"
+    assert ended(board).reason == "repetition"
 
 
 def test_the_counting_state_is_part_of_the_position():
@@ -68,17 +70,17 @@ def test_the_counting_state_is_part_of_the_position():
     play(board, *dance)  # the start position, a second time
     board.declare_count()  # a running count makes every position new
     play(board, *dance, *dance, *dance)
-    assert _count(board).done == 6 and board.outcome() is None
+    assert running_count(board).done == 6 and board.outcome() is None
     board.stop_count()
     play(board, *dance)  # without a count the start position has now occurred thrice at least
-    assert _outcome(board).reason == "repetition"
+    assert ended(board).reason == "repetition"
 
 
 def test_an_irreversible_move_starts_repetition_afresh():
     board = play(Board(), *KNIGHT_DANCE, "e3e4", "e6e5", *KNIGHT_DANCE)
     assert board.outcome() is None
     play(board, *KNIGHT_DANCE)
-    assert _outcome(board).reason == "repetition"
+    assert ended(board).reason == "repetition"
 
 
 # --- perpetual check (interpretation in RULES.md) ---------------------------------------------------
@@ -107,7 +109,7 @@ def test_rules_example_with_perpetual_draw_is_drawn_after_the_eighth_move():
     for n, uci in enumerate(PERPETUAL_MOVES, start=1):
         play(board, uci)
         assert (board.outcome() is None) == (n < 8), n
-    assert _outcome(board).result == "1/2-1/2" and _outcome(board).reason == "repetition"
+    assert ended(board).result == "1/2-1/2" and ended(board).reason == "repetition"
     assert "f3h2" in legal(board)
 
 
@@ -123,7 +125,7 @@ def test_a_repetition_with_a_quiet_move_in_the_cycle_draws_under_forbid():
     # position is an ordinary repetition.
     board = play(Board(PERPETUAL), *PERPETUAL_MOVES[:4], "d3c3", "h1g2", "c3d3", "g2h1")
     assert board.is_repetition()
-    assert _outcome(board).reason == "repetition"
+    assert ended(board).reason == "repetition"
 
 
 def test_the_checked_side_completing_a_repetition_is_never_forbidden():
@@ -172,23 +174,10 @@ def test_rule_3_when_every_move_is_forbidden_the_ban_lifts_and_the_repetition_dr
     assert legal(board) == {"a5b6", "a5b4"}
     for uci in ("a5b6", "a5b4"):
         play(board, uci)
-        assert _outcome(board).result == "1/2-1/2" and _outcome(board).reason == "repetition"
+        assert ended(board).result == "1/2-1/2" and ended(board).reason == "repetition"
         board.pop()
 
 
 def test_rule_3_position_with_perpetual_draw_draws_at_the_first_threefold():
     board = play(Board(RULE_3, perpetual="draw"), *CYCLE_A, *CYCLE_A)
-    assert _outcome(board).reason == "repetition"
-
-
-def _outcome(board: Board) -> Outcome:
-    """The outcome of a game that has ended."""
-    outcome = board.outcome()
-    assert outcome is not None, board.fen()
-    return outcome
-
-
-def _count(board: Board) -> Count:
-    """The count that runs."""
-    assert board.count is not None, board.fen()
-    return board.count
+    assert ended(board).reason == "repetition"

@@ -13,12 +13,13 @@ from makruk import (
     IllegalMoveError,
     InvalidFenError,
     Move,
-    Outcome,
     Piece,
     PieceType,
     parse_square,
     square_name,
 )
+
+from .support import ended
 
 
 def dests(fen: str, square: str, **options) -> set[str]:
@@ -298,22 +299,22 @@ def test_bad_rule_options_are_refused():
 def test_checkmate_wins():
     board = play(Board("4k3/8/4K3/8/8/8/8/R7 w - - 0 1"), "a1a8")
     assert board.is_checkmate() and board.is_game_over()
-    outcome = _outcome(board)
+    outcome = ended(board)
     assert (outcome.result, outcome.reason, outcome.winner) == ("1-0", "checkmate", WHITE)
     board = play(Board("4K3/8/4k3/8/8/8/8/r7 b - - 0 1"), "a1a8")
-    assert (_outcome(board).result, _outcome(board).winner) == ("0-1", BLACK)
+    assert (ended(board).result, ended(board).winner) == ("0-1", BLACK)
 
 
 def test_checkmate_by_a_ma_smothered_in_the_corner():
     board = play(Board("6rk/6sp/8/4N3/8/8/8/K7 w - - 0 1"), "e5f7")
-    assert board.is_checkmate() and _outcome(board).reason == "checkmate"
+    assert board.is_checkmate() and ended(board).reason == "checkmate"
 
 
 def test_stalemate_draws():
     board = Board("k1N5/2K5/8/8/8/8/8/8 b - - 0 1")
     assert board.is_stalemate() and not board.is_check()
-    assert _outcome(board).result == "1/2-1/2" and _outcome(board).reason == "stalemate"
-    assert _outcome(board).winner is None
+    assert ended(board).result == "1/2-1/2" and ended(board).reason == "stalemate"
+    assert ended(board).winner is None
 
 
 def test_a_finished_game_accepts_no_further_move():
@@ -411,12 +412,6 @@ def test_a_fen_must_be_text():
     with pytest.raises(InvalidFenError):
         Board(42)  # type: ignore[arg-type]
 
-
-def _outcome(board: Board) -> Outcome:
-    """The outcome of a game that has ended."""
-    outcome = board.outcome()
-    assert outcome is not None, board.fen()
-    return outcome
 
 
 def _piece(board: Board, sq: int) -> Piece:

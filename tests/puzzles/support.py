@@ -12,7 +12,7 @@ from bot.services.outbox import Outbox
 from bot.services.puzzles import PuzzleService
 from storage.records import Puzzle
 
-from ..bot.support import PLATFORMS, Chat, no_image
+from ..bot.support import Chat, drain, no_image
 
 # A mate in 2 for Black: Rh2+ Kg3 Rg1#; the only first move that mates in 2.
 MATE2 = Puzzle("t-mate2", "8/8/3mspk1/4ppNp/3m~2nP/5R1K/2r5/r7 b - - 0 61", ("c2h2", "h3g3", "a1g1"), 1100,
@@ -54,15 +54,9 @@ def make_services(storage, clock, *, bands=BANDS, language: str = "en") -> tuple
 async def daily_posts(puzzles: PuzzleService, platform: Platform | None = None) -> list[Notice]:
     """Runs the daily posts, then delivers what they wrote to the outbox (``platform``'s, or
     every platform's); returns the notices delivered, as a door's scheduler would."""
-    sent: list[Notice] = []
-
-    async def send(notice: Notice) -> None:
-        sent.append(notice)
-
     await puzzles.tick(platform)
-    for each in [platform] if platform else PLATFORMS:
-        await Outbox(puzzles.storage, puzzles.clock, each, send, prepare=puzzles.with_card).drain()
-    return sent
+    return await drain(lambda each, send: Outbox(puzzles.storage, puzzles.clock, each, send,
+                                                 prepare=puzzles.with_card), platform)
 
 
 __all__ = ["Chat", "daily_posts", "no_image"]
