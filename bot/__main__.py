@@ -20,7 +20,7 @@ from pathlib import Path
 from storage import StorageError
 
 from .app import configure_logging, open_app
-from .config import LANGUAGES, Settings
+from .config import LANGUAGES, Settings, with_database
 
 # Subcommands in modules of their own; a module that is missing simply is not offered.
 PLUGINS = {
@@ -81,7 +81,8 @@ def _parser(plugins: dict) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="makruk-bot", description="Makruk (Thai chess) chat bot")
     commands = parser.add_subparsers(dest="command")
     console = commands.add_parser("console", help="play in this terminal (one channel)")
-    console.add_argument("--db", type=Path, help="database file (default: DATABASE_PATH or makruk.db)")
+    console.add_argument("--db", help="database file or postgresql:// URL (default: DATABASE_URL, "
+                         "else DATABASE_PATH or makruk.db)")
     console.add_argument("--lang", choices=LANGUAGES, help="language of the replies")
     console.add_argument("--json", action="store_true", help="one JSON object per reply")
     console.add_argument("--images", type=Path, help="save board images in this folder")
@@ -94,7 +95,7 @@ async def _console(settings: Settings, args) -> int:
     from .adapters.console import ConsoleChat, stdin_lines
 
     if args.db:
-        settings = dataclasses.replace(settings, database_path=args.db)
+        settings = with_database(settings, args.db)
     if args.lang:
         settings = dataclasses.replace(settings, language=args.lang)
     configure_logging("WARNING")

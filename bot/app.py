@@ -49,7 +49,7 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
     the database; ``card_render`` draws puzzle cards (default: renderers.render_puzzle_card).
     """
     clock = clock or SystemClock()
-    storage = await open_storage(settings.database_path, clock=clock.now)
+    storage = await open_storage(settings.database, clock=clock.now)
     own_engine = make_engine(settings) if engine is None else None
     try:
         puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render)

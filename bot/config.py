@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 LANGUAGES = ("th", "en", "ja")
@@ -14,6 +14,8 @@ class Settings:
     """Every setting of the bot; `.env.example` lists them with their meaning."""
 
     database_path: Path = Path("makruk.db")
+    # A postgresql:// URL: PostgreSQL instead of the SQLite file at database_path.
+    database_url: str | None = field(default=None, repr=False)  # may hold a password
     language: str = "en"  # default language of new channels (LINE uses Thai, see line_language)
     line_language: str = "th"
     move_seconds: int = 24 * 3600  # correspondence time per move
@@ -25,6 +27,17 @@ class Settings:
     line_api_base_url: str | None = None
     fairy_stockfish: str | None = None
     log_level: str = "INFO"
+
+    @property
+    def database(self) -> str:
+        """Where the bot keeps its data: DATABASE_URL when set, else the SQLite file."""
+        return self.database_url or str(self.database_path)
+
+    @property
+    def data_dir(self) -> Path:
+        """A local folder for caches (pictures): beside the SQLite file, or the working
+        directory with PostgreSQL."""
+        return Path.cwd() if self.database_url else self.database_path.resolve().parent
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
@@ -56,6 +69,7 @@ class Settings:
 
         return cls(
             database_path=Path(get("DATABASE_PATH") or "makruk.db"),
+            database_url=database_url(get("DATABASE_URL")),
             language=language("BOT_LANGUAGE", "en"),
             line_language=language("LINE_LANGUAGE", "th"),
             move_seconds=number("MOVE_SECONDS", 24 * 3600),
@@ -85,3 +99,21 @@ def read_env_file(path: Path) -> dict[str, str]:
             value = value[1:-1]
         values[name.strip().removeprefix("export ").strip()] = value
     return values
+
+
+def is_database_url(location: str) -> bool:
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def database_url(text: str | None) -> str | None:
+    if text is not None and not is_database_url(text):
+        raise ValueError("DATABASE_URL must be a postgresql:// URL (for SQLite set DATABASE_PATH)")
+    return text
+
+
+def with_database(settings: Settings, location: str | os.PathLike[str]) -> Settings:
+    """``settings`` with the database ``--db`` names: a postgresql:// URL or a SQLite file."""
+    text = os.fspath(location)
+    if is_database_url(text):
+        return replace(settings, database_url=text)
+    return replace(settings, database_url=None, database_path=Path(text))

@@ -227,5 +227,5 @@ class LineDoor:
 
 
 def _image_dir(settings: Settings) -> Path:
-    """Pictures live next to the database: both are the bot's data."""
-    return settings.database_path.resolve().parent / "line-images"
+    """Pictures are a cache of what the URLs name, kept beside the bot's data."""
+    return settings.data_dir / "line-images"
