@@ -350,6 +350,21 @@ class Storage(ABC):
     async def prune_events(self, before: datetime) -> int:
         """Forget event ids recorded before `before`; returns how many."""
 
+    # Leases on scheduled work
+
+    @abstractmethod
+    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
+        """Claim the work each of `names` stands for, for `holder` (one process), until `until`.
+
+        A name is taken when nobody holds it, its holder's claim ran out (the process died or
+        stalled), or `holder` holds it already (the claim is extended). Returns the names
+        `holder` now holds; the others are another process's to do.
+        """
+
+    @abstractmethod
+    async def release(self, names: Sequence[str], holder: str) -> None:
+        """Give back claims `holder` holds (names it does not hold are left alone)."""
+
     # The outbox
 
     @abstractmethod

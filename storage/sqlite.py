@@ -17,7 +17,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _outbox, _players, _puzzles, migrate
+from . import _channels, _games, _leases, _outbox, _players, _puzzles, migrate
 from ._sql import encode_clock, encode_time
 from .base import Storage
 from .errors import StorageBusy, StorageError
@@ -393,6 +393,14 @@ class SqliteStorage(Storage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, encode_time(before))
+
+    # Leases
+
+    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
+        return await self._run(_leases.claim, list(names), holder, encode_time(until), self._now())
+
+    async def release(self, names: Sequence[str], holder: str) -> None:
+        await self._run(_leases.release, list(names), holder)
 
     # The outbox
 
