@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
+from time import monotonic, sleep
 from typing import Any, Final, TypeVar
 
 import aiosqlite
@@ -112,10 +113,25 @@ def _prepare(conn: sqlite3.Connection, location: str, busy_timeout_ms: int) -> N
     # WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so a
     # commit that returned survives a power cut too, not only a killed process.
     conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _set_wal(conn, busy_timeout_ms)
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     migrate.upgrade(conn, location)
+
+
+def _set_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL. Two processes opening a new file at once can find it locked
+    while the other switches; SQLite does not wait on the busy handler there (to avoid a
+    deadlock), so this waits itself, up to the busy timeout."""
+    deadline = monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if storage_error(error).__class__ is not StorageBusy or monotonic() >= deadline:
+                raise
+            sleep(0.01)
 
 
 class SqliteStorage(Storage):
