@@ -18,6 +18,7 @@ from typing import TypeVar
 from makruk import Board, Move
 
 from ..config import Settings
+from ..observability.metrics import METRICS, Metrics
 from .base import Analysis, EngineError, EnginePosition, final_analysis, game_positions, rules_move
 from .builtin import DRAW_THRESHOLD, BuiltinEngine, wants_count
 from .levels import level as level_spec
@@ -31,23 +32,31 @@ REVIEW_NODES_PER_SECOND = 200_000  # Fairy-Stockfish nodes a review may spend pe
 REVIEW_NODES = (500, 15_000)  # per position, at least and at most
 
 
-def make_engine(settings: Settings, *, workers: int = 2) -> LevelledEngine:
+def make_engine(settings: Settings, *, workers: int = 2, metrics: Metrics = METRICS) -> LevelledEngine:
     """The bot's engine from its settings; says once in the log when Fairy-Stockfish is missing."""
     path = find_fairy_stockfish(settings.fairy_stockfish)
     if path is None:
         log.warning("Fairy-Stockfish not found (set FAIRY_STOCKFISH or install the fairy-stockfish "
                     "package): levels 5-8 play as the built-in engine's level 4")
-    return LevelledEngine(BuiltinEngine(workers=workers), UciEngine(path) if path else None)
+    return LevelledEngine(BuiltinEngine(workers=workers), UciEngine(path) if path else None, metrics=metrics)
 
 
 class LevelledEngine:
-    def __init__(self, builtin: BuiltinEngine, fairy: UciEngine | None = None) -> None:
+    def __init__(self, builtin: BuiltinEngine, fairy: UciEngine | None = None, *,
+                 metrics: Metrics = METRICS) -> None:
         self.builtin = builtin
         self.fairy = fairy
+        self.metrics = metrics
         self.name = "fairy-stockfish+builtin" if fairy is not None else "builtin"
 
     async def best_move(self, position: EnginePosition, *, level: int) -> str:
         """The move at ``level``, whatever fails; raises EngineError only when the game is over."""
+        started = time.perf_counter()
+        move = await self._best_move(position, level)
+        self.metrics.engine_moved(level, time.perf_counter() - started)
+        return move
+
+    async def _best_move(self, position: EnginePosition, level: int) -> str:
         board = position.board()
         if not board.legal_moves():
             raise EngineError(f"no legal move in {board.fen()}: the game is over")
@@ -59,10 +68,12 @@ class LevelledEngine:
                 "the built-in engine answers", skill=spec.skill, nodes=spec.nodes, movetime=movetime)
             if move is not None:
                 return move
+            self.metrics.engine_fell_back("builtin")
         try:
             return await self.builtin.best_move(position, level=level)
         except Exception as error:  # it answers by itself whatever its pool does: this is the last net
             log.warning("the built-in engine failed (%s); a move chosen by the rules alone", error)
+            self.metrics.engine_fell_back("rules")
             return rules_move(board)
 
     async def analyse(self, position: EnginePosition, *, depth: int | None = None,
