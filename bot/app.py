@@ -15,6 +15,7 @@ from .clock import Clock, SystemClock
 from .config import Settings
 from .engines import Engine, make_engine
 from .messages import Platform
+from .observability import logs
 from .puzzles.bank import BANK_PATH, load_bank
 from .scheduler import Job
 from .services.games import GameService
@@ -74,5 +75,8 @@ async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, re
     return PuzzleService(storage, settings, clock=clock, render=render, bands=bands)
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+def configure_logging(level: str, settings: Settings | None = None) -> None:
+    """Logs at ``level`` to standard error; with ``settings``, in their LOG_FORMAT (text or one
+    JSON object per line) and with their secrets (tokens, the database password) redacted."""
+    settings = settings or Settings()
+    logging.basicConfig(level=level, handlers=[logs.handler(settings.log_format, settings.secrets())])

@@ -5,8 +5,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 LANGUAGES = ("th", "en", "ja")
+LOG_FORMATS = ("text", "json")
+# Every setting read from the environment or .env (.env.example lists each with its meaning).
+SETTING_NAMES = (
+    "DATABASE_PATH", "DATABASE_URL", "BOT_LANGUAGE", "LINE_LANGUAGE", "MOVE_SECONDS", "CHALLENGE_SECONDS",
+    "DISCORD_TOKEN", "LINE_CHANNEL_SECRET", "LINE_CHANNEL_ACCESS_TOKEN", "PUBLIC_BASE_URL", "LINE_API_BASE_URL",
+    "FAIRY_STOCKFISH", "LOG_LEVEL", "LOG_FORMAT",
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class Settings:
     line_api_base_url: str | None = None
     fairy_stockfish: str | None = None
     log_level: str = "INFO"
+    log_format: str = "text"  # json: one JSON object per line
 
     @property
     def database(self) -> str:
@@ -46,6 +55,8 @@ class Settings:
         values.update(os.environ if environ is None else environ)
 
         def get(name: str) -> str | None:
+            if name not in SETTING_NAMES:
+                raise KeyError(f"{name} is read but not in SETTING_NAMES")
             value = values.get(name, "").strip()
             return value or None
 
@@ -81,7 +92,17 @@ class Settings:
             line_api_base_url=get("LINE_API_BASE_URL"),
             fairy_stockfish=get("FAIRY_STOCKFISH"),
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
+            log_format=log_format(get("LOG_FORMAT")),
         )
+
+    def secrets(self) -> tuple[str, ...]:
+        """The values that must never be written to a log: the platform credentials and the
+        database password (as written in DATABASE_URL, and decoded)."""
+        values = [self.discord_token, self.line_channel_secret, self.line_channel_access_token]
+        password = urlsplit(self.database_url).password if self.database_url else None
+        if password:
+            values += [password, unquote(password)]
+        return tuple(dict.fromkeys(value for value in values if value))
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -109,6 +130,13 @@ def database_url(text: str | None) -> str | None:
     if text is not None and not is_database_url(text):
         raise ValueError("DATABASE_URL must be a postgresql:// URL (for SQLite set DATABASE_PATH)")
     return text
+
+
+def log_format(text: str | None) -> str:
+    value = (text or "text").lower()
+    if value not in LOG_FORMATS:
+        raise ValueError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, got {value!r}")
+    return value
 
 
 def with_database(settings: Settings, location: str | os.PathLike[str]) -> Settings:
