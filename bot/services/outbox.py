@@ -24,6 +24,7 @@ from storage.records import NewNotice
 
 from ..clock import Clock
 from ..messages import Notice, Platform, Reply
+from .claims import Claims
 
 if TYPE_CHECKING:
     from storage import Storage
@@ -80,8 +81,11 @@ class Outbox:
 
     def __init__(self, storage: Storage, clock: Clock, platform: Platform, send: Send, *,
                  prepare: Prepare | None = None, base_delay: float = BASE_DELAY, max_delay: float = MAX_DELAY,
-                 max_attempts: int = MAX_ATTEMPTS) -> None:
+                 max_attempts: int = MAX_ATTEMPTS, claims: Claims | None = None) -> None:
         self.storage = storage
+        # With several processes on one database, a chat's notices are sent by the one that
+        # claims the chat, so they arrive once and in order (None: this process is alone).
+        self.claims = claims
         self.prepare = prepare  # draws a reply's board again (the outbox keeps no images)
         self.clock = clock
         self.platform = platform
@@ -102,17 +106,32 @@ class Outbox:
             now = self.clock.now()
             if self._paused(now):
                 break
-            rows = await self.storage.due_notices(self.platform, now, limit=limit - sent)
-            delivered = 0
-            for row in rows:
-                if await self._deliver(row):
-                    delivered += 1
-                elif self._paused(now):
-                    break  # the quota is used up: the rest would be refused too
+            delivered = await self._round(now, limit - sent)
             sent += delivered
             if not delivered:
                 break
         return sent
+
+    async def _round(self, now: datetime, limit: int) -> int:
+        """Delivers the due head of each chat's queue; how many arrived."""
+        rows = await self.storage.due_notices(self.platform, now, limit=limit)
+        if self.claims is None or not rows:
+            return await self._deliver_all(rows, now)
+        async with self.claims.hold(f"outbox:{self.platform}", {row.channel for row in rows}) as chats:
+            if not chats:
+                return 0  # other processes are delivering to these chats
+            # Read again under the claims: another process may have delivered some meanwhile.
+            rows = await self.storage.due_notices(self.platform, now, limit=limit)
+            return await self._deliver_all([row for row in rows if row.channel in chats], now)
+
+    async def _deliver_all(self, rows: Sequence[OutboxNotice], now: datetime) -> int:
+        delivered = 0
+        for row in rows:
+            if await self._deliver(row):
+                delivered += 1
+            elif self._paused(now):
+                break  # the quota is used up: the rest would be refused too
+        return delivered
 
     def _paused(self, now: datetime) -> bool:
         return self._paused_until is not None and now < self._paused_until

@@ -36,6 +36,7 @@ from ..clock import Clock, SystemClock
 from ..config import Settings
 from ..i18n import Catalog
 from ..messages import Action, BoardView, Incoming, Platform, Reply
+from .claims import Claims
 from .errors import Refusal
 from .notation import move_text, square_text
 from .outbox import new_notice
@@ -83,8 +84,12 @@ class PuzzleService:
         catalog: Catalog | None = None,
         render: Render | None = None,
         bands: Sequence[tuple[int, int]] | None = None,
+        claims: Claims | None = None,
     ) -> None:
         self.storage = storage
+        # Each day's post is stored once (record_post); claiming it first spares the other
+        # processes of the database drawing it for nothing.
+        self.claims = claims
         self.settings = settings
         self.clock = clock or SystemClock()
         self.catalog = catalog or Catalog.load()
@@ -143,11 +148,19 @@ class PuzzleService:
             if (sub.last_posted is not None and sub.last_posted >= today) or local.time() < sub.local_time:
                 continue
             try:
-                await self._post_daily(sub, today)
+                await self._post_daily_once(sub, today)
             except Exception:
                 log.exception("could not post the daily puzzle to %s/%s", sub.platform, sub.channel)
 
     # --- daily and extra posts ------------------------------------------------------------
+
+    async def _post_daily_once(self, sub: Subscription, today: date) -> None:
+        if self.claims is None:
+            await self._post_daily(sub, today)
+            return
+        async with self.claims.hold("post", [f"{sub.id}:{today.isoformat()}"]) as mine:
+            if mine:
+                await self._post_daily(sub, today)
 
     async def _post_daily(self, sub: Subscription, today: date) -> None:
         earlier = await self.storage.recent_posts(sub.platform, sub.channel, limit=20)

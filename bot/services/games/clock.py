@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CLAIM_BATCH = 16  # games claimed at a time: several processes share a long list of due games
+
 
 async def tick(table: Table, platform: Platform | None = None) -> None:
     """Expires challenges, sends reminders, ends games lost on time, and gives the engine its
@@ -32,7 +34,8 @@ async def tick(table: Table, platform: Platform | None = None) -> None:
     periodically, and once at start-up. What the chats are owed goes to the outbox with each
     change; one game's failure is logged and does not hold up the others.
 
-    A door passes its ``platform``, so that it only takes the games it can deliver to.
+    A door passes its ``platform``, so that it only takes the games it can deliver to. With
+    several processes on one database, each game's step is done by the one that claims it.
     """
     now = table.clock.now()
     before = now - timedelta(seconds=table.settings.challenge_seconds)
@@ -43,13 +46,22 @@ async def tick(table: Table, platform: Platform | None = None) -> None:
         (_resume_engine, await table.storage.engine_games(platform=platform)),
     ]
     for step, games in steps:
-        for game in games:
-            try:
-                await step(table, game)
-            except (VersionConflict, Refusal):
-                pass  # someone acted on the game meanwhile; the next tick looks again
-            except Exception:
-                log.exception("%s failed for game %d; the next tick tries again", step.__name__, game.id)
+        for start in range(0, len(games), CLAIM_BATCH):
+            batch = games[start:start + CLAIM_BATCH]
+            # Other processes on the database run this too: each game goes to the one that claims it.
+            async with table.claims.hold("game", [str(game.id) for game in batch]) as mine:
+                for game in batch:
+                    if str(game.id) in mine:
+                        await _step_safely(step, table, game)
+
+
+async def _step_safely(step: Callable[[Table, Game], Awaitable[None]], table: Table, game: Game) -> None:
+    try:
+        await step(table, game)
+    except (VersionConflict, Refusal):
+        pass  # someone acted on the game meanwhile; the next tick looks again
+    except Exception:
+        log.exception("%s failed for game %d; the next tick tries again", step.__name__, game.id)
 
 
 async def _expire(table: Table, game: Game) -> None:

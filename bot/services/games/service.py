@@ -16,10 +16,14 @@ from __future__ import annotations
 import functools
 import logging
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
+from makruk import Board
 from storage import Storage, StorageBusy, VersionConflict
+from storage.records import Game, GameChanges, NewMove
 
 from ...clock import Clock, SystemClock
 from ...commands import Command, parse_command
@@ -27,7 +31,9 @@ from ...config import Settings
 from ...engines import Engine, RandomMover
 from ...i18n import Catalog
 from ...messages import MAX_MESSAGE_LENGTH, GameView, Incoming, Platform, Reply, User
+from ...observability.metrics import METRICS, Metrics, Outcome
 from ...scheduler import Job
+from ..claims import Claims
 from ..errors import Refusal
 from ..outbox import Outbox, Send, new_notice
 from ..presenter import Presenter, Render
@@ -58,11 +64,16 @@ class GameService:
         render: Render | None = None,
         rng: random.Random | None = None,
         puzzles: PuzzleService | None = None,
+        claims: Claims | None = None,
+        metrics: Metrics = METRICS,
     ) -> None:
         catalog = catalog or Catalog.load()
-        self.table = Table(
-            storage, settings, clock=clock or SystemClock(), engine=engine or RandomMover(), catalog=catalog,
-            present=Presenter(catalog, render), rng=rng or random.Random(), puzzles=puzzles,
+        self.metrics = metrics
+        clock = clock or SystemClock()
+        self.table = _CountingTable(
+            storage, settings, clock=clock, engine=engine or RandomMover(), catalog=catalog,
+            present=Presenter(catalog, render), rng=rng or random.Random(), puzzles=puzzles, metrics=metrics,
+            claims=claims or Claims(storage, clock),
         )
 
     @property
@@ -85,24 +96,31 @@ class GameService:
 
     async def handle(self, msg: Incoming) -> list[Reply]:
         """Everything the bot answers to one message. Never raises for bad input."""
+        started = time.perf_counter()
+        replies, outcome = await self._answer(msg)
+        self.metrics.message_handled(msg.platform, outcome if replies else "ignored", time.perf_counter() - started)
+        return replies
+
+    async def _answer(self, msg: Incoming) -> tuple[list[Reply], Outcome]:
         table = self.table
         async with table.lock(msg.platform, msg.channel):
             try:
-                return await self._handle(msg)
+                return await self._handle(msg), "ok"
             except Refusal as refusal:
                 if not msg.addressed and not await table.plays_here(msg):
-                    return []  # chatter that merely looks like a command: no answer to the group
+                    return [], "refused"  # chatter that merely looks like a command: no answer to the group
                 language = await self._language_safely(msg)
-                return [table.present.error(language, refusal.code, private=refusal.private, **refusal.fields)]
+                error = table.present.error(language, refusal.code, private=refusal.private, **refusal.fields)
+                return [error], "refused"
             except VersionConflict:
-                return [table.present.error(await self._language_safely(msg), "conflict")]
+                return [table.present.error(await self._language_safely(msg), "conflict")], "refused"
             except StorageBusy:
                 log.warning("the database was busy for a message in %s/%s", msg.platform, msg.channel)
                 # The channel's language is in the busy database too: the platform's default.
-                return [table.present.error(table.default_language(msg.platform), "busy")]
+                return [table.present.error(table.default_language(msg.platform), "busy")], "error"
             except Exception:
                 log.exception("could not handle a message in %s/%s", msg.platform, msg.channel)
-                return [table.present.error(await self._language_safely(msg), "internal")]
+                return [table.present.error(await self._language_safely(msg), "internal")], "error"
 
     async def _handle(self, msg: Incoming) -> list[Reply]:
         if len(msg.text) > MAX_MESSAGE_LENGTH:
@@ -161,7 +179,8 @@ class GameService:
 
     def outbox(self, platform: Platform, send: Send) -> Outbox:
         """The deliverer of ``platform``'s notices through its door's ``send``."""
-        return Outbox(self.table.storage, self.table.clock, platform, send, prepare=self._draw_again)
+        return Outbox(self.table.storage, self.table.clock, platform, send, prepare=self._draw_again,
+                      claims=self.table.claims)
 
     def jobs(self, platform: Platform, outbox: Outbox) -> list[Job]:
         """What a door's scheduler runs: the games' clock (deadlines, reminders, the engine's
@@ -214,3 +233,20 @@ class GameService:
         if reply.board is not None and reply.board.caption is not None and self.table.puzzles is not None:
             return await self.table.puzzles.with_card(reply)
         return await self.table.with_image(reply)
+
+
+class _CountingTable(Table):
+    """The table, counting on ``metrics`` each move it stores: the person's and the engine's,
+    in answer to a message or on the clock's turn."""
+
+    def __init__(self, *args: Any, metrics: Metrics, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.metrics = metrics
+
+    async def commit(self, ctx: Context, game: Game, board: Board, changes: GameChanges, event: str, *,
+                     move: NewMove | None = None, **rest: Any) -> tuple[Game, Reply]:
+        stored = await super().commit(ctx, game, board, changes, event, move=move, **rest)
+        if move is not None:
+            seat = game.seat(move.by)
+            self.metrics.move_played(game.platform, by="engine" if seat is not None and seat.is_engine else "human")
+        return stored

@@ -22,6 +22,7 @@ from ...config import Settings
 from ...engines import Engine, EnginePosition
 from ...i18n import Catalog, normalize_language
 from ...messages import Incoming, Platform, Reply, User
+from ..claims import Claims
 from ..errors import Refusal
 from ..outbox import new_notice
 from ..presenter import Presenter
@@ -35,8 +36,9 @@ BOARDS_KEPT = 1024  # boards of open games kept between messages (each is replay
 
 class Table:
     def __init__(self, storage: Storage, settings: Settings, *, clock: Clock, engine: Engine, catalog: Catalog,
-                 present: Presenter, rng: random.Random, puzzles: PuzzleService | None) -> None:
+                 present: Presenter, rng: random.Random, puzzles: PuzzleService | None, claims: Claims) -> None:
         self.storage = storage
+        self.claims = claims  # on scheduled work, shared with the other processes of the database
         self.settings = settings
         self.clock = clock
         self.engine = engine
