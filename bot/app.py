@@ -16,6 +16,7 @@ from .config import Settings
 from .engines import Engine, make_engine
 from .messages import Platform
 from .observability import logs
+from .observability.metrics import METRICS, Metrics
 from .puzzles.bank import BANK_PATH, load_bank
 from .scheduler import Job
 from .services.games import GameService
@@ -30,6 +31,7 @@ class App:
     storage: Storage
     games: GameService
     puzzles: PuzzleService | None = None
+    metrics: Metrics = METRICS  # what /metrics serves (docs/operations.md)
 
     def outbox(self, platform: Platform, send: Send) -> Outbox:
         """The deliverer of ``platform``'s notices through its door's ``send``."""
@@ -42,21 +44,23 @@ class App:
 
 @asynccontextmanager
 async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None,
-                   render: Render | None = None, card_render: Render | None = None) -> AsyncIterator[App]:
+                   render: Render | None = None, card_render: Render | None = None,
+                   metrics: Metrics = METRICS) -> AsyncIterator[App]:
     """The running parts of the bot; closes the database (and the engine it made) on exit.
 
     Without ``engine`` it makes the real one: the built-in engine and Fairy-Stockfish when
     installed (their processes start at the first bot move). The puzzle bank is loaded into
     the database; ``card_render`` draws puzzle cards (default: renderers.render_puzzle_card).
+    Everything counts on ``metrics`` (the process's unless given: a test gives its own).
     """
     clock = clock or SystemClock()
     storage = await open_storage(settings.database, clock=clock.now)
-    own_engine = make_engine(settings) if engine is None else None
+    own_engine = make_engine(settings, metrics=metrics) if engine is None else None
     try:
         puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render)
         games = GameService(storage, settings, clock=clock, engine=engine or own_engine, render=render,
-                            puzzles=puzzles)
-        yield App(settings, storage, games, puzzles)
+                            puzzles=puzzles, metrics=metrics)
+        yield App(settings, storage, games, puzzles, metrics)
     finally:
         try:
             if own_engine is not None:
