@@ -19,6 +19,7 @@ from .observability import logs
 from .observability.metrics import METRICS, Metrics
 from .puzzles.bank import BANK_PATH, load_bank
 from .scheduler import Job
+from .services.claims import Claims
 from .services.games import GameService
 from .services.outbox import Outbox, Send
 from .services.presenter import Render
@@ -56,10 +57,11 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
     clock = clock or SystemClock()
     storage = await open_storage(settings.database, clock=clock.now)
     own_engine = make_engine(settings, metrics=metrics) if engine is None else None
+    claims = Claims(storage, clock)  # scheduled work, shared with other processes of the database
     try:
-        puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render)
+        puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render, claims=claims)
         games = GameService(storage, settings, clock=clock, engine=engine or own_engine, render=render,
-                            puzzles=puzzles, metrics=metrics)
+                            puzzles=puzzles, metrics=metrics, claims=claims)
         yield App(settings, storage, games, puzzles, metrics)
     finally:
         try:
@@ -70,13 +72,13 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
 
 
 async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render: Render | None = None,
-                       bank: Path = BANK_PATH) -> PuzzleService:
+                       bank: Path = BANK_PATH, claims: Claims | None = None) -> PuzzleService:
     """The puzzle service, after loading the shipped bank into the database (by id, so a
     corrected puzzle replaces its old version); Monday to Sunday get rising rating bands."""
     puzzles = await asyncio.to_thread(load_bank, bank)
     await storage.upsert_puzzles(p.to_record() for p in puzzles)
     bands = weekday_bands([p.rating for p in puzzles])
-    return PuzzleService(storage, settings, clock=clock, render=render, bands=bands)
+    return PuzzleService(storage, settings, clock=clock, render=render, bands=bands, claims=claims)
 
 
 def configure_logging(level: str, settings: Settings | None = None) -> None:
