@@ -171,8 +171,8 @@ async def test_board_pictures_are_served_as_png_within_line_limits(line):
     status, kind, preview = await line.fetch(image["previewImageUrl"])
     assert status == 200 and kind == "image/png" and len(preview) <= 1024 * 1024
     assert png_size(preview) == (240, 240)
-    assert image["originalContentUrl"].startswith(line.base_url + "/images/")
-    assert image["previewImageUrl"].endswith("-preview.png")
+    assert image["originalContentUrl"].startswith(line.base_url + "/pictures/")
+    assert image["originalContentUrl"].endswith("/800.png") and image["previewImageUrl"].endswith("/preview.png")
 
     (imagemap,) = boards(await line.say(ALICE, "กระดาน", group=GROUP))
     for width in (1040, 700, 460, 300, 240):
@@ -181,6 +181,7 @@ async def test_board_pictures_are_served_as_png_within_line_limits(line):
         assert png_size(png) == (width, width)  # the aspect of baseSize: 1040 x 1040
     for bad in ("/999", "/1040.png", "/../1040"):
         assert (await line.fetch(imagemap["baseUrl"] + bad))[0] == 404
+    assert (await line.fetch(f"{line.base_url}/pictures/{'A' * 40}.{'A' * 22}/1040"))[0] == 404
     assert (await line.fetch(f"{line.base_url}/imagemap/{'0' * 64}/1040"))[0] == 404
     assert (await line.fetch(f"{line.base_url}/images/{'0' * 64}.png"))[0] == 404
     assert (await line.fetch(f"{line.base_url}/images/..%2Fline.db"))[0] == 404

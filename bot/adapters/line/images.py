@@ -1,12 +1,19 @@
-"""Board pictures for LINE: a content-addressed PNG store and the routes LINE fetches them from.
+"""Pictures for LINE: URLs that name what to draw, and the routes LINE fetches them from.
 
-LINE does not take uploads for image and imagemap messages: it fetches URLs. So each picture
-is written once under its SHA-256 and served from ``PUBLIC_BASE_URL``:
+LINE does not take uploads for image and imagemap messages: it fetches URLs, perhaps from
+another process of the bot than the one that replied. So a URL carries the picture itself (a
+signed token, see ``pictures.py``), and whichever process LINE reaches draws it on first
+request, off the event loop, and keeps it on local disk (named by the token's hash):
 
-- ``/images/{sha256}.png`` — the board as the service drew it (about 50 KB; LINE allows 10 MB);
-- ``/images/{sha256}-preview.png`` — the same picture at 240 px for the chat's preview (< 1 MB);
-- ``/imagemap/{key}/{width}`` — a tap-to-move board; LINE asks for widths 1040, 700, 460, 300
-  and 240 and scales the tap areas, which are given for 1040 (``key`` hashes the board view).
+- ``/pictures/{token}/800.png`` — the picture (a board or a puzzle card), 800 px wide;
+- ``/pictures/{token}/preview.png`` — the same at 240 px for the chat's preview;
+- ``/pictures/{token}/{width}`` — a tap-to-move board: the imagemap's ``baseUrl`` is
+  ``/pictures/{token}`` and LINE appends 1040, 700, 460, 300 or 240; the tap areas are given
+  for 1040.
+
+A PNG that is not a board (the review's graph) comes without what drew it, so it is written at
+once under its SHA-256 and served from ``/images/{sha256}.png`` (and ``-preview.png``) by this
+process only. ``/images`` and ``/imagemap/{key}/{width}`` also serve what older versions wrote.
 """
 
 from __future__ import annotations
@@ -20,62 +27,67 @@ import os
 import re
 import time
 import uuid
-from dataclasses import asdict
+from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
 
 from ...messages import BoardView
+from .pictures import IMAGEMAP_WIDTHS, ORIGINAL, PREVIEW, PREVIEW_WIDTH, VARIANTS, Picture, Signer, draw, picture_of
 
 log = logging.getLogger(__name__)
 
-IMAGEMAP_WIDTHS = (1040, 700, 460, 300, 240)
 IMAGEMAP_BASE = 1040  # tap areas are given for this width
-FULL_SIZE = 800  # used when the service sent no image of its own
-PREVIEW_WIDTH = 240
-KEEP_DAYS = 30  # old chat messages lose their picture after this
+KEEP_DAYS = 30  # pictures drawn longer ago are deleted (and drawn again if LINE asks)
 _HASH = re.compile(r"[0-9a-f]{64}")
-_CACHE = {"Cache-Control": "public, max-age=31536000, immutable"}
+_CACHE = {"Cache-Control": "public, max-age=31536000, immutable"}  # a URL's picture never changes
+
+Draw = Callable[[Picture, str], bytes]  # (picture, variant) -> PNG
 
 
 class ImageStore:
-    def __init__(self, directory: Path, public_base_url: str) -> None:
+    def __init__(self, directory: Path, public_base_url: str, channel_secret: str, *, draw: Draw = draw) -> None:
         self.directory = directory
         self.base_url = public_base_url.rstrip("/")
+        self._signer = Signer(channel_secret)
+        self._draw = draw
+        self._drawing: dict[str, asyncio.Task[Path]] = {}  # cache file name -> its drawing
         directory.mkdir(parents=True, exist_ok=True)
 
-    # --- writing ----------------------------------------------------------------------
+    # --- URLs -------------------------------------------------------------------------
 
-    async def picture(self, png: bytes | None, view: BoardView | None) -> tuple[str, str]:
-        """The original and preview URLs of a picture: a board (drawn from ``view`` if ``png`` is
-        None) or any other PNG the service sent (a puzzle card), whose preview is shrunk from it."""
-        return await asyncio.to_thread(self._picture, png, view)
+    def picture(self, view: BoardView) -> tuple[str, str]:
+        """The original and preview URLs of ``view``'s picture; nothing is drawn until LINE asks."""
+        base = self._base(picture_of(view))
+        return f"{base}/{ORIGINAL}", f"{base}/{PREVIEW}"
 
-    def _picture(self, png: bytes | None, view: BoardView | None) -> tuple[str, str]:
-        if png is None:
-            if view is None:
-                raise ValueError("a picture needs a PNG or a board to draw")
-            png = _render(view, FULL_SIZE)
+    def imagemap(self, view: BoardView) -> str:
+        """The imagemap ``baseUrl`` of the board ``view``; LINE appends the width it wants."""
+        return self._base(Picture("board", view))
+
+    async def stored(self, png: bytes) -> tuple[str, str]:
+        """The original and preview URLs of a PNG that is not a board: written now, on this
+        process's disk only (nothing says how to draw it again)."""
+        return await asyncio.to_thread(self._stored, png)
+
+    def _base(self, picture: Picture) -> str:
+        return f"{self.base_url}/pictures/{self._signer.token(picture)}"
+
+    def _stored(self, png: bytes) -> tuple[str, str]:
         digest = hashlib.sha256(png).hexdigest()
-        self._write(f"{digest}.png", png)
+        self._write(self.directory / f"{digest}.png", png)
         preview = self.directory / f"{digest}-preview.png"
         if not preview.exists():
-            self._write(preview.name, _preview(view) if view is not None else _shrink(png))
+            self._write(preview, _shrink(png))
         return f"{self.base_url}/images/{digest}.png", f"{self.base_url}/images/{digest}-preview.png"
 
-    async def imagemap(self, view: BoardView) -> str:
-        """The imagemap ``baseUrl`` for ``view``; its widths are drawn when LINE asks for them."""
-        text = json.dumps(asdict(view), sort_keys=True, ensure_ascii=False)
-        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        await asyncio.to_thread(self._write, f"{key}.json", text.encode("utf-8"))
-        return f"{self.base_url}/imagemap/{key}"
+    # --- the disk ---------------------------------------------------------------------
 
-    def _write(self, name: str, data: bytes) -> None:
-        path = self.directory / name
+    def _write(self, path: Path, data: bytes) -> None:
         if path.exists():
             os.utime(path)  # still in use: keep it past the next prune
             return
-        partial = path.with_name(f".{name}.{uuid.uuid4().hex}.tmp")
+        partial = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
         partial.write_bytes(data)
         os.replace(partial, path)  # readers never see half a file
 
@@ -95,8 +107,24 @@ class ImageStore:
     # --- serving ----------------------------------------------------------------------
 
     def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/pictures/{token}/{variant}", self._get_picture)
         app.router.add_get("/images/{name}", self._get_image)
         app.router.add_get("/imagemap/{key}/{width}", self._get_imagemap)
+        app.on_cleanup.append(self._finish_drawing)
+
+    async def _finish_drawing(self, app: web.Application) -> None:
+        """At shutdown: the drawings under way end (a thread cannot be stopped), so no task is left behind."""
+        await asyncio.gather(*self._drawing.values(), return_exceptions=True)
+
+    async def _get_picture(self, request: web.Request) -> web.StreamResponse:
+        token, variant = request.match_info["token"], request.match_info["variant"]
+        if variant not in VARIANTS["board"]:
+            raise web.HTTPNotFound()
+        picture = self._signer.picture(token)  # the signature first, then the decoding
+        if picture is None or variant not in VARIANTS[picture.kind]:
+            raise web.HTTPNotFound()
+        name = f"pic-{hashlib.sha256(token.encode('ascii')).hexdigest()}-{variant}"
+        return self._file(await self._drawn(picture, variant, self.directory / name))
 
     async def _get_image(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -106,38 +134,49 @@ class ImageStore:
         return self._file(self.directory / name)
 
     async def _get_imagemap(self, request: web.Request) -> web.StreamResponse:
+        """Tap-to-move boards of older versions, from the view they wrote beside them."""
         key, width = request.match_info["key"], request.match_info["width"]
         if not _HASH.fullmatch(key) or width not in {str(w) for w in IMAGEMAP_WIDTHS}:
             raise web.HTTPNotFound()
         path = self.directory / f"{key}-{width}.png"
-        if not path.exists():
+        if not path.is_file():
             try:
-                text = (self.directory / f"{key}.json").read_text("utf-8")
-            except FileNotFoundError:
+                view = _view(json.loads((self.directory / f"{key}.json").read_text("utf-8")))
+            except (OSError, ValueError, TypeError):
                 raise web.HTTPNotFound() from None
-            view = _view(json.loads(text))
-            png = await asyncio.to_thread(_render, view, int(width))
-            self._write(path.name, png)
+            path = await self._drawn(Picture("board", view), width, path)
         return self._file(path)
+
+    async def _drawn(self, picture: Picture, variant: str, path: Path) -> Path:
+        """``path``, drawn there first unless it is on disk; requests that come while it is
+        being drawn wait for that one drawing."""
+        if path.is_file():
+            return path
+        drawing = self._drawing.get(path.name)
+        if drawing is None:
+            drawing = asyncio.create_task(asyncio.to_thread(self._draw_to, picture, variant, path))
+            self._drawing[path.name] = drawing
+            drawing.add_done_callback(lambda done: self._drawn_off(path.name, done))
+        try:
+            # Shielded: a request that goes away does not stop the drawing the others wait for.
+            return await asyncio.shield(drawing)
+        except (ValueError, TypeError) as error:  # what the renderers say of a position they cannot draw
+            log.warning("cannot draw picture %s: %s", path.name, error)
+            raise web.HTTPNotFound() from None
+
+    def _draw_to(self, picture: Picture, variant: str, path: Path) -> Path:
+        self._write(path, self._draw(picture, variant))
+        return path
+
+    def _drawn_off(self, name: str, drawing: asyncio.Task[Path]) -> None:
+        self._drawing.pop(name, None)
+        if not drawing.cancelled():
+            drawing.exception()  # retrieved, should no request be left to see it
 
     def _file(self, path: Path) -> web.StreamResponse:
         if not path.is_file():
             raise web.HTTPNotFound()
         return web.FileResponse(path, headers={**_CACHE, "Content-Type": "image/png"})
-
-
-def _render(view: BoardView, size: int) -> bytes:
-    from renderers import render_board
-
-    return render_board(view.fen, size=size, flip=view.flip, last_move=view.last_move, coords=view.coords,
-                        selected=view.selected, targets=view.targets, arrows=view.arrows)
-
-
-def _preview(view: BoardView) -> bytes:
-    from renderers import render_preview
-
-    return render_preview(view.fen, flip=view.flip, last_move=view.last_move, selected=view.selected,
-                          targets=view.targets)
 
 
 def _shrink(png: bytes) -> bytes:

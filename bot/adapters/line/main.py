@@ -136,7 +136,7 @@ class LineDoor:
                                       host=(settings.line_api_base_url or "").rstrip("/") or None)
         self.api_client = AsyncApiClient(configuration)
         self.api = AsyncMessagingApi(self.api_client)
-        self.images = ImageStore(_image_dir(settings), access.public_base_url)
+        self.images = ImageStore(_image_dir(settings), access.public_base_url, access.channel_secret)
         catalog = self.app.games.catalog
         self.profiles = Profiles(self.api)
         self.composer = Composer(self.app.games, self.images, catalog)

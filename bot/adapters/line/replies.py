@@ -119,9 +119,14 @@ class Composer:
         if view is not None and choices:
             if view.selected is not None:
                 areas = self._destination_areas(view, view.selected, choices, language)
-                return await self._imagemap(view, language, areas, "line.alt.targets")
-            return await self._imagemap(view, language, self._piece_areas(view, choices, language), "line.alt.pieces")
-        original, preview = await self.images.picture(reply.image, view)
+                return self._imagemap(view, language, areas, "line.alt.targets")
+            return self._imagemap(view, language, self._piece_areas(view, choices, language), "line.alt.pieces")
+        if view is not None:  # drawn when LINE asks, by whichever process it reaches
+            original, preview = self.images.picture(view)
+        elif reply.image is not None:
+            original, preview = await self.images.stored(reply.image)
+        else:
+            raise ValueError("a picture needs a board or a PNG")
         return ImageMessage(original_content_url=original, preview_image_url=preview)
 
     async def _choices(self, reply: Reply, view: BoardView, chat: Chat, answered: User | None) -> list[MoveChoice]:
@@ -150,8 +155,8 @@ class Composer:
         areas += [a for a in self._piece_areas(view, choices, language) if a[0] != selected and a[0] not in moves]
         return areas[:MAX_IMAGEMAP_ACTIONS]
 
-    async def _imagemap(self, view: BoardView, language: str, areas: list[tuple[int, str]], alt_key: str) -> Message:
-        base_url = await self.images.imagemap(view)
+    def _imagemap(self, view: BoardView, language: str, areas: list[tuple[int, str]], alt_key: str) -> Message:
+        base_url = self.images.imagemap(view)
         actions = []
         for square, text in areas:
             left, top, right, bottom = square_box(square, IMAGEMAP_BASE, view.flip)
