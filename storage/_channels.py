@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from ._rows import SETTINGS_COLUMNS, settings_from_row
 from .records import ChannelSettings, Platform
 
 
@@ -11,18 +12,10 @@ def get_channel_settings(
     conn: sqlite3.Connection, platform: Platform, channel: str
 ) -> ChannelSettings:
     row = conn.execute(
-        """SELECT language, promotion, perpetual, move_seconds, coordinates, orientation,
-               push_notices
-           FROM channel_settings WHERE platform = ? AND channel = ?""",
+        f"SELECT {SETTINGS_COLUMNS} FROM channel_settings WHERE platform = ? AND channel = ?",
         (platform, channel),
     ).fetchone()
-    if row is None:
-        return ChannelSettings(platform, channel)
-    language, promotion, perpetual, move_seconds, coordinates, orientation, push = row
-    return ChannelSettings(
-        platform, channel, language, promotion, perpetual, move_seconds, coordinates,
-        orientation, None if push is None else bool(push),
-    )
+    return settings_from_row(platform, channel, row)
 
 
 def set_channel_settings(conn: sqlite3.Connection, settings: ChannelSettings, now: str) -> None:

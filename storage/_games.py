@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
+from ._cache import MoveCache
 from ._outbox import insert_notices
 from ._players import apply_ratings
-from ._sql import (
-    decode_opt_time,
-    decode_time,
-    encode_opt_time,
-    is_unique_violation,
-    read_tx,
-    write_tx,
+from ._rows import (
+    GAME_COLUMNS,
+    MOVE_COLUMNS,
+    change_columns,
+    game_from_row,
+    move_from_row,
+    seat_columns,
 )
+from ._sql import TEXT, decode_time, encode_opt_time, is_unique_violation, read_tx, write_tx
 from .errors import ChannelBusy, NotFound, VersionConflict
 from .records import (
     Game,
@@ -25,42 +27,9 @@ from .records import (
     NewMove,
     NewNotice,
     RatingUpdate,
-    Seat,
 )
 
-GAME_COLUMNS: Final = (
-    "id, platform, channel, community, variant, promotion, perpetual, move_seconds,"
-    " white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,"
-    " status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,"
-    " reminded, created, updated, version"
-)
 _OPEN_CHANNEL_INDEX: Final = "games.platform, games.channel"
-
-
-class MoveCache:
-    """Recently used move lists, each tagged with the game version it belongs to.
-
-    Every write to a game bumps its version in the same transaction and versions never
-    repeat, so the moves of (game, version) never change: a cached entry cannot go
-    stale, a version mismatch is just a miss. Entries are added only after a commit.
-    It saves re-reading a whole game on every move. Used on the worker thread only.
-    """
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: dict[int, tuple[int, tuple[MoveRecord, ...]]] = {}
-
-    def get(self, game_id: int, version: int) -> tuple[MoveRecord, ...] | None:
-        entry = self._entries.get(game_id)
-        return entry[1] if entry is not None and entry[0] == version else None
-
-    def put(self, game: Game) -> Game:
-        if self._size > 0:
-            self._entries.pop(game.id, None)  # re-insert: dict order is recency order
-            self._entries[game.id] = (game.version, game.moves)
-            if len(self._entries) > self._size:
-                del self._entries[next(iter(self._entries))]
-        return game
 
 
 def create_game(
@@ -70,8 +39,8 @@ def create_game(
     notices: Sequence[NewNotice],
     now: str,
 ) -> Game:
-    white_player, white_engine = _seat_columns(new.white)
-    black_player, black_engine = _seat_columns(new.black)
+    white_player, white_engine = seat_columns(new.white)
+    black_player, black_engine = seat_columns(new.black)
     with write_tx(conn):
         try:
             row = conn.execute(
@@ -92,7 +61,7 @@ def create_game(
                 raise
             raise busy from error
         insert_notices(conn, notices, now)
-    return cache.put(game_from_row(row, ()))
+    return cache.put(game_from_row(row, (), TEXT))
 
 
 def get_game(conn: sqlite3.Connection, cache: MoveCache, game_id: int) -> Game:
@@ -156,7 +125,7 @@ def append_move(
             moves = (*before, MoveRecord(ply, move.uci, move.san, move.by, decode_time(now)))
         else:
             moves = load_moves(conn, game_id)
-    return cache.put(game_from_row(row, moves))
+    return cache.put(game_from_row(row, moves, TEXT))
 
 
 def update_game(
@@ -176,7 +145,7 @@ def update_game(
         moves = cache.get(game_id, expected_version)
         if moves is None:
             moves = load_moves(conn, game_id)
-    return cache.put(game_from_row(row, moves))
+    return cache.put(game_from_row(row, moves, TEXT))
 
 
 def undo_moves(
@@ -202,7 +171,7 @@ def undo_moves(
             raise ValueError(f"game {game_id} has {deleted} plies, cannot undo {count}")
         insert_notices(conn, notices, now)
         moves = load_moves(conn, game_id)
-    return cache.put(game_from_row(row, moves))
+    return cache.put(game_from_row(row, moves, TEXT))
 
 
 def due_deadlines(conn: sqlite3.Connection, now: str, platform: str | None) -> list[Game]:
@@ -268,29 +237,15 @@ def finished_games(
 def _game_with_moves(conn: sqlite3.Connection, cache: MoveCache, row: Sequence[Any]) -> Game:
     moves = cache.get(row[0], row[-1])
     if moves is None:
-        return cache.put(game_from_row(row, load_moves(conn, row[0])))
-    return game_from_row(row, moves)
+        return cache.put(game_from_row(row, load_moves(conn, row[0]), TEXT))
+    return game_from_row(row, moves, TEXT)
 
 
 def load_moves(conn: sqlite3.Connection, game_id: int) -> tuple[MoveRecord, ...]:
     rows = conn.execute(
-        "SELECT ply, uci, san, by, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
     ).fetchall()
-    return tuple(MoveRecord(ply, uci, san, by, decode_time(at)) for ply, uci, san, by, at in rows)
-
-
-def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
-    (id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
-     white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,
-     status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,
-     reminded, created, updated, version) = row
-    return Game(
-        id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
-        _seat(white_player, white_engine), _seat(black_player, black_engine), bool(rated),
-        created_by, start_fen, status, result, reason, counting, draw_offer, takeback_offer,
-        decode_opt_time(deadline), decode_opt_time(remind_at), bool(reminded),
-        decode_time(created), decode_time(updated), version, moves,
-    )
+    return tuple(move_from_row(row, TEXT) for row in rows)
 
 
 def _compare_and_set(
@@ -303,7 +258,7 @@ def _compare_and_set(
     """Bump the version and apply `changes` if still at `expected_version`; the new row."""
     assignments = ["version = version + 1", "updated = ?"]
     params: list[Any] = [now]
-    for column, value in _change_columns(changes):
+    for column, value in change_columns(changes, TEXT):
         assignments.append(f"{column} = ?")
         params.append(value)
     try:
@@ -325,20 +280,6 @@ def _compare_and_set(
     if current is None:
         raise NotFound(f"no game {game_id}")
     raise VersionConflict(f"game {game_id}", expected_version, current[0])
-
-
-def _change_columns(changes: GameChanges) -> Iterable[tuple[str, Any]]:
-    for name, value in changes.items():
-        if name in ("white", "black"):
-            player, engine = _seat_columns(value)
-            yield f"{name}_player", player
-            yield f"{name}_engine", engine
-        elif name in ("deadline", "remind_at"):
-            yield name, encode_opt_time(value)
-        elif name in ("rated", "reminded"):
-            yield name, int(value)
-        else:
-            yield name, value
 
 
 def _channel_busy(
@@ -367,22 +308,10 @@ def _with_moves(conn: sqlite3.Connection, rows: list[Any]) -> list[Game]:
         return []
     ids = [row[0] for row in rows]
     moves: dict[int, list[MoveRecord]] = {game_id: [] for game_id in ids}
-    for game_id, ply, uci, san, by, at in conn.execute(
-        f"""SELECT game_id, ply, uci, san, by, at FROM moves
+    for game_id, *move in conn.execute(
+        f"""SELECT game_id, {MOVE_COLUMNS} FROM moves
             WHERE game_id IN ({", ".join("?" * len(ids))}) ORDER BY game_id, ply""",
         ids,
     ):
-        moves[game_id].append(MoveRecord(ply, uci, san, by, decode_time(at)))
-    return [game_from_row(row, tuple(moves[row[0]])) for row in rows]
-
-
-def _seat(player_id: int | None, engine_level: int | None) -> Seat | None:
-    if player_id is None and engine_level is None:
-        return None
-    return Seat(player_id, engine_level)
-
-
-def _seat_columns(seat: Seat | None) -> tuple[int | None, int | None]:
-    return (None, None) if seat is None else (seat.player_id, seat.engine_level)
-
-
+        moves[game_id].append(move_from_row(move, TEXT))
+    return [game_from_row(row, tuple(moves[row[0]]), TEXT) for row in rows]

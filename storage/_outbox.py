@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-from ._sql import decode_opt_time, decode_time, encode_opt_time, write_tx
+from ._rows import NOTICE_COLUMNS, notice_from_row
+from ._sql import TEXT, encode_opt_time, write_tx
 from .records import NewNotice, NoticeCounts, OutboxNotice
 
-NOTICE_COLUMNS: Final = (
-    "id, key, platform, channel, kind, payload, push, created, due, attempts, last_error,"
-    " sent, dead"
-)
 _WAITING: Final = "sent IS NULL AND dead IS NULL"
 
 
@@ -49,7 +46,7 @@ def due_notices(conn: sqlite3.Connection, platform: str, now: str, limit: int) -
             LIMIT ?""",
         (platform, now, limit),
     ).fetchall()
-    return [notice_from_row(row) for row in rows]
+    return [notice_from_row(row, TEXT) for row in rows]
 
 
 def pending_notices(conn: sqlite3.Connection, platform: str, channel: str) -> list[OutboxNotice]:
@@ -58,7 +55,7 @@ def pending_notices(conn: sqlite3.Connection, platform: str, channel: str) -> li
             WHERE platform = ? AND channel = ? AND {_WAITING} ORDER BY id""",
         (platform, channel),
     ).fetchall()
-    return [notice_from_row(row) for row in rows]
+    return [notice_from_row(row, TEXT) for row in rows]
 
 
 def mark_notices_sent(conn: sqlite3.Connection, keys: Sequence[str], now: str) -> None:
@@ -103,12 +100,3 @@ def notice_counts(conn: sqlite3.Connection, platform: str | None) -> NoticeCount
 def prune_notices(conn: sqlite3.Connection, before: str) -> int:
     with write_tx(conn):
         return conn.execute("DELETE FROM outbox WHERE sent < ?", (before,)).rowcount
-
-
-def notice_from_row(row: Sequence[Any]) -> OutboxNotice:
-    (id_, key, platform, channel, kind, payload, push, created, due, attempts, last_error,
-     sent, dead) = row
-    return OutboxNotice(
-        id_, key, platform, channel, kind, payload, bool(push), decode_time(created),
-        decode_time(due), attempts, last_error, decode_opt_time(sent), decode_opt_time(dead),
-    )

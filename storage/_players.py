@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
-from ._sql import decode_time, write_tx
+from ._rows import PLAYER_COLUMNS, player_from_row
+from ._sql import TEXT, write_tx
 from .errors import NotFound, VersionConflict
 from .records import (
     INITIAL_DEVIATION,
@@ -14,11 +15,6 @@ from .records import (
     INITIAL_VOLATILITY,
     Player,
     RatingUpdate,
-)
-
-PLAYER_COLUMNS: Final = (
-    "id, platform, user_id, display_name, language, rating, deviation, volatility,"
-    " games_played, created, updated"
 )
 
 
@@ -40,7 +36,7 @@ def get_or_create_player(
             (platform, user_id, display_name, INITIAL_RATING, INITIAL_DEVIATION,
              INITIAL_VOLATILITY, now, now),
         ).fetchall()[0]
-    return player_from_row(row)
+    return player_from_row(row, TEXT)
 
 
 def get_player(conn: sqlite3.Connection, player_id: int) -> Player:
@@ -49,7 +45,7 @@ def get_player(conn: sqlite3.Connection, player_id: int) -> Player:
     ).fetchone()
     if row is None:
         raise NotFound(f"no player {player_id}")
-    return player_from_row(row)
+    return player_from_row(row, TEXT)
 
 
 def find_player(conn: sqlite3.Connection, platform: str, user_id: str) -> Player | None:
@@ -57,7 +53,7 @@ def find_player(conn: sqlite3.Connection, platform: str, user_id: str) -> Player
         f"SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ? AND user_id = ?",
         (platform, user_id),
     ).fetchone()
-    return None if row is None else player_from_row(row)
+    return None if row is None else player_from_row(row, TEXT)
 
 
 def update_player(
@@ -71,7 +67,7 @@ def update_player(
         ).fetchall()
     if not rows:
         raise NotFound(f"no player {player_id}")
-    return player_from_row(rows[0])
+    return player_from_row(rows[0], TEXT)
 
 
 def update_ratings(
@@ -101,7 +97,7 @@ def apply_ratings(
                 f"rating of player {update.player_id}", update.expected_games,
                 current.games_played,
             )
-        players.append(player_from_row(rows[0]))
+        players.append(player_from_row(rows[0], TEXT))
     return players
 
 
@@ -123,7 +119,7 @@ def top_players(
             LIMIT :limit""",
         {"platform": platform, "min_games": min_games, "community": community, "limit": limit},
     ).fetchall()
-    return [player_from_row(row) for row in rows]
+    return [player_from_row(row, TEXT) for row in rows]
 
 
 def channel_players(conn: sqlite3.Connection, platform: str, channel: str) -> list[Player]:
@@ -143,13 +139,4 @@ def channel_players(conn: sqlite3.Connection, platform: str, channel: str) -> li
             ORDER BY seen.last_game DESC, players.id""",
         {"platform": platform, "channel": channel},
     ).fetchall()
-    return [player_from_row(row) for row in rows]
-
-
-def player_from_row(row: Sequence[Any]) -> Player:
-    (id_, platform, user_id, display_name, language, rating, deviation, volatility,
-     games_played, created, updated) = row
-    return Player(
-        id_, platform, user_id, display_name, language, rating, deviation, volatility,
-        games_played, decode_time(created), decode_time(updated),
-    )
+    return [player_from_row(row, TEXT) for row in rows]

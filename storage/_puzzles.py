@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from datetime import date, timedelta
+from datetime import date
 from typing import Any, Final
 
 from ._outbox import insert_notices
-from ._sql import (
-    decode_clock,
-    decode_opt_date,
-    decode_opt_time,
-    decode_time,
-    encode_date,
-    is_unique_violation,
-    write_tx,
+from ._rows import (
+    ATTEMPT_COLUMNS,
+    POST_COLUMNS,
+    PROGRESS_COLUMNS,
+    PUZZLE_COLUMNS,
+    STREAK_COLUMNS,
+    SUBSCRIPTION_COLUMNS,
+    attempt_from_row,
+    extended_streak,
+    post_from_row,
+    progress_from_row,
+    puzzle_from_row,
+    puzzle_values,
+    streak_from_row,
+    subscription_from_row,
 )
+from ._sql import TEXT, encode_date, is_unique_violation, write_tx
 from .errors import NotFound, PuzzleAlreadyPosted
 from .records import (
     NewNotice,
@@ -30,21 +38,11 @@ from .records import (
     Subscription,
 )
 
-PUZZLE_COLUMNS: Final = "id, fen, solution, rating, themes, source"
-SUBSCRIPTION_COLUMNS: Final = (
-    "id, platform, channel, local_time, timezone, language, last_posted, created"
-)
-POST_COLUMNS: Final = "id, platform, channel, puzzle_id, subscription_id, local_date, posted"
-ATTEMPT_COLUMNS: Final = "post_id, player_id, tries, solved, first_at, solved_at"
-PROGRESS_COLUMNS: Final = "post_id, player_id, ply, gave_up, updated"
 _SEEN_IN_CHAT: Final = "puzzle_posts.platform, puzzle_posts.channel, puzzle_posts.puzzle_id"
 
 
 def upsert_puzzles(conn: sqlite3.Connection, puzzles: Iterable[Puzzle]) -> int:
-    rows = [
-        (p.id, p.fen, " ".join(p.solution), p.rating, " ".join(p.themes), p.source)
-        for p in puzzles
-    ]
+    rows = [puzzle_values(p) for p in puzzles]
     with write_tx(conn):
         conn.executemany(
             """INSERT INTO puzzles (id, fen, solution, rating, themes, source)
@@ -63,7 +61,7 @@ def get_puzzle(conn: sqlite3.Connection, puzzle_id: str) -> Puzzle:
     ).fetchone()
     if row is None:
         raise NotFound(f"no puzzle {puzzle_id!r}")
-    return _puzzle(row)
+    return puzzle_from_row(row)
 
 
 def pick_puzzle(
@@ -83,7 +81,7 @@ def pick_puzzle(
             ORDER BY random() LIMIT 1""",
         {"low": min_rating, "high": max_rating, "platform": platform, "channel": channel},
     ).fetchone()
-    return None if row is None else _puzzle(row)
+    return None if row is None else puzzle_from_row(row)
 
 
 def subscribe(
@@ -106,7 +104,7 @@ def subscribe(
                 RETURNING {SUBSCRIPTION_COLUMNS}""",
             (platform, channel, local_time, timezone, language, now),
         ).fetchall()[0]
-    return _subscription(row)
+    return subscription_from_row(row, TEXT)
 
 
 def unsubscribe(conn: sqlite3.Connection, platform: str, channel: str) -> bool:
@@ -125,14 +123,14 @@ def get_subscription(
             WHERE platform = ? AND channel = ? AND active = 1""",
         (platform, channel),
     ).fetchone()
-    return None if row is None else _subscription(row)
+    return None if row is None else subscription_from_row(row, TEXT)
 
 
 def subscriptions(conn: sqlite3.Connection) -> list[Subscription]:
     rows = conn.execute(
         f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE active = 1 ORDER BY id"
     ).fetchall()
-    return [_subscription(row) for row in rows]
+    return [subscription_from_row(row, TEXT) for row in rows]
 
 
 def record_post(
@@ -167,7 +165,7 @@ def record_post(
             (day, subscription_id),
         )
         insert_notices(conn, notices, now)
-        return _post(rows[0])
+        return post_from_row(rows[0], TEXT)
 
 
 def record_extra_post(
@@ -180,7 +178,7 @@ def record_extra_post(
                VALUES (?, ?, ?, ?)""",
             (platform, channel, puzzle_id, now),
         )
-    return _post(rows[0])
+    return post_from_row(rows[0], TEXT)
 
 
 def get_post(conn: sqlite3.Connection, post_id: int) -> PuzzlePost:
@@ -188,7 +186,7 @@ def get_post(conn: sqlite3.Connection, post_id: int) -> PuzzlePost:
     found = row.fetchone()
     if found is None:
         raise NotFound(f"no puzzle post {post_id}")
-    return _post(found)
+    return post_from_row(found, TEXT)
 
 
 def latest_post(conn: sqlite3.Connection, platform: str, channel: str) -> PuzzlePost | None:
@@ -197,7 +195,7 @@ def latest_post(conn: sqlite3.Connection, platform: str, channel: str) -> Puzzle
             ORDER BY id DESC LIMIT 1""",
         (platform, channel),
     ).fetchone()
-    return None if row is None else _post(row)
+    return None if row is None else post_from_row(row, TEXT)
 
 
 def posted_puzzle_ids(conn: sqlite3.Connection, platform: str, channel: str) -> set[str]:
@@ -226,8 +224,8 @@ def record_attempt(
             (post_id, player_id, int(solved), now, now if solved else None),
         ).fetchall()[0]
         if solved and post.local_date is not None:
-            _extend_streak(conn, post, player_id)
-    return _attempt(row)
+            _extend_streak(conn, post, post.local_date, player_id)
+    return attempt_from_row(row, TEXT)
 
 
 def get_attempt(conn: sqlite3.Connection, post_id: int, player_id: int) -> PuzzleAttempt | None:
@@ -235,21 +233,18 @@ def get_attempt(conn: sqlite3.Connection, post_id: int, player_id: int) -> Puzzl
         f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE post_id = ? AND player_id = ?",
         (post_id, player_id),
     ).fetchone()
-    return None if row is None else _attempt(row)
+    return None if row is None else attempt_from_row(row, TEXT)
 
 
 def get_streak(
     conn: sqlite3.Connection, platform: Platform, channel: str, player_id: int
 ) -> Streak:
     row = conn.execute(
-        """SELECT current, best, last_date FROM streaks
-           WHERE platform = ? AND channel = ? AND player_id = ?""",
+        f"""SELECT {STREAK_COLUMNS} FROM streaks
+            WHERE platform = ? AND channel = ? AND player_id = ?""",
         (platform, channel, player_id),
     ).fetchone()
-    if row is None:
-        return Streak(platform, channel, player_id)
-    current, best, last_date = row
-    return Streak(platform, channel, player_id, current, best, decode_opt_date(last_date))
+    return streak_from_row(platform, channel, player_id, row, TEXT)
 
 
 def puzzle_leaderboard(
@@ -288,7 +283,7 @@ def recent_posts(
             ORDER BY id DESC LIMIT ?""",
         (platform, channel, limit),
     ).fetchall()
-    return [_post(row) for row in rows]
+    return [post_from_row(row, TEXT) for row in rows]
 
 
 def get_progress(conn: sqlite3.Connection, post_id: int, player_id: int) -> PuzzleProgress | None:
@@ -296,7 +291,7 @@ def get_progress(conn: sqlite3.Connection, post_id: int, player_id: int) -> Puzz
         f"SELECT {PROGRESS_COLUMNS} FROM puzzle_progress WHERE post_id = ? AND player_id = ?",
         (post_id, player_id),
     ).fetchone()
-    return None if row is None else _progress(row)
+    return None if row is None else progress_from_row(row, TEXT)
 
 
 def save_progress(
@@ -312,12 +307,7 @@ def save_progress(
                 RETURNING {PROGRESS_COLUMNS}""",
             (post_id, player_id, ply, int(gave_up), now),
         ).fetchall()[0]
-    return _progress(row)
-
-
-def _progress(row: Sequence[Any]) -> PuzzleProgress:
-    post_id, player_id, ply, gave_up, updated = row
-    return PuzzleProgress(post_id, player_id, ply, bool(gave_up), decode_time(updated))
+    return progress_from_row(row, TEXT)
 
 
 def _insert_post(
@@ -333,49 +323,16 @@ def _insert_post(
         raise
 
 
-def _extend_streak(conn: sqlite3.Connection, post: PuzzlePost, player_id: int) -> None:
-    """A first solve of a daily post: one more day, or a new streak after a gap."""
-    assert post.local_date is not None
-    streak = get_streak(conn, post.platform, post.channel, player_id)
-    last = streak.last_date
-    if last is not None and post.local_date <= last:
-        return  # a late solve of an older puzzle neither extends nor breaks the streak
-    current = streak.current + 1 if last == post.local_date - timedelta(days=1) else 1
+def _extend_streak(conn: sqlite3.Connection, post: PuzzlePost, day: date, player_id: int) -> None:
+    streak = extended_streak(get_streak(conn, post.platform, post.channel, player_id), day)
+    if streak is None:
+        return
     conn.execute(
         """INSERT INTO streaks (platform, channel, player_id, current, best, last_date)
            VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (platform, channel, player_id) DO UPDATE SET
                current = excluded.current, best = excluded.best,
                last_date = excluded.last_date""",
-        (post.platform, post.channel, player_id, current, max(current, streak.best),
-         encode_date(post.local_date)),
-    )
-
-
-def _puzzle(row: Sequence[Any]) -> Puzzle:
-    id_, fen, solution, rating, themes, source = row
-    return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source)
-
-
-def _subscription(row: Sequence[Any]) -> Subscription:
-    id_, platform, channel, local_time, timezone, language, last_posted, created = row
-    return Subscription(
-        id_, platform, channel, decode_clock(local_time), timezone, language,
-        decode_opt_date(last_posted), decode_time(created),
-    )
-
-
-def _post(row: Sequence[Any]) -> PuzzlePost:
-    id_, platform, channel, puzzle_id, subscription_id, local_date, posted = row
-    return PuzzlePost(
-        id_, platform, channel, puzzle_id, subscription_id, decode_opt_date(local_date),
-        decode_time(posted),
-    )
-
-
-def _attempt(row: Sequence[Any]) -> PuzzleAttempt:
-    post_id, player_id, tries, solved, first_at, solved_at = row
-    return PuzzleAttempt(
-        post_id, player_id, tries, bool(solved), decode_time(first_at),
-        decode_opt_time(solved_at),
+        (streak.platform, streak.channel, player_id, streak.current, streak.best,
+         encode_date(day)),
     )

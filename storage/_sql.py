@@ -9,7 +9,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime, time
+from typing import Final
+
+from ._rows import Codec, utc
 
 
 @contextmanager
@@ -41,9 +44,7 @@ def read_tx(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def encode_time(value: datetime) -> str:
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(f"naive datetime {value!r}: storage takes timezone-aware times")
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    return utc(value).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def encode_opt_time(value: datetime | None) -> str | None:
@@ -54,24 +55,16 @@ def decode_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def decode_opt_time(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
-
-
 def encode_date(value: date) -> str:
     return value.isoformat()
-
-
-def decode_opt_date(text: str | None) -> date | None:
-    return None if text is None else date.fromisoformat(text)
 
 
 def encode_clock(value: time) -> str:
     return value.strftime("%H:%M")
 
 
-def decode_clock(text: str) -> time:
-    return time.fromisoformat(text)
+# How SQLite holds the values of records (see _rows.py).
+TEXT: Final = Codec(decode_time, date.fromisoformat, time.fromisoformat, encode_time, int)
 
 
 def is_unique_violation(error: sqlite3.IntegrityError, columns: str) -> bool:

@@ -19,6 +19,7 @@ from typing import Any, Final, TypeVar
 import aiosqlite
 
 from . import _channels, _games, _leases, _outbox, _players, _puzzles, migrate
+from ._cache import MoveCache
 from ._sql import encode_clock, encode_time
 from .base import Storage
 from .errors import StorageBusy, StorageError
@@ -143,7 +144,7 @@ class SqliteStorage(Storage):
         self._db = db
         self.path = path
         self._clock = clock
-        self._moves = _games.MoveCache(move_cache)
+        self._moves = MoveCache(move_cache)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(raw_connection, *args)` on the worker thread; one hop per transaction.

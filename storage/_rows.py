@@ -1,0 +1,226 @@
+"""Rows and records, whichever database holds them: the column lists, how a row becomes a
+record and how a change becomes column values.
+
+The backends store the same columns but not the same values: SQLite keeps times as ISO text
+and flags as 0/1 (`_sql.TEXT`), PostgreSQL has native types (`NATIVE`). A `Codec` says which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Final, TypeVar
+
+from .records import (
+    ChannelSettings,
+    Game,
+    GameChanges,
+    MoveRecord,
+    OutboxNotice,
+    Platform,
+    Player,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePost,
+    PuzzleProgress,
+    Seat,
+    Streak,
+    Subscription,
+)
+
+T = TypeVar("T")
+
+GAME_COLUMNS: Final = (
+    "id, platform, channel, community, variant, promotion, perpetual, move_seconds,"
+    " white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,"
+    " status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,"
+    " reminded, created, updated, version"
+)
+# "by" is a keyword in PostgreSQL; SQLite takes the quoted name as well.
+MOVE_COLUMNS: Final = 'ply, uci, san, "by", at'
+PLAYER_COLUMNS: Final = (
+    "id, platform, user_id, display_name, language, rating, deviation, volatility,"
+    " games_played, created, updated"
+)
+NOTICE_COLUMNS: Final = (
+    "id, key, platform, channel, kind, payload, push, created, due, attempts, last_error,"
+    " sent, dead"
+)
+SETTINGS_COLUMNS: Final = (
+    "language, promotion, perpetual, move_seconds, coordinates, orientation, push_notices"
+)
+PUZZLE_COLUMNS: Final = "id, fen, solution, rating, themes, source"
+SUBSCRIPTION_COLUMNS: Final = (
+    "id, platform, channel, local_time, timezone, language, last_posted, created"
+)
+POST_COLUMNS: Final = "id, platform, channel, puzzle_id, subscription_id, local_date, posted"
+ATTEMPT_COLUMNS: Final = "post_id, player_id, tries, solved, first_at, solved_at"
+PROGRESS_COLUMNS: Final = "post_id, player_id, ply, gave_up, updated"
+STREAK_COLUMNS: Final = "current, best, last_date"
+
+
+def utc(value: datetime) -> datetime:
+    """`value` in UTC; a naive time is refused, since storage cannot tell where it was taken."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}: storage takes timezone-aware times")
+    return value.astimezone(UTC)
+
+
+def _same(value: T) -> T:
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Codec:
+    """How one backend stores times, dates, clock times and flags."""
+
+    instant: Callable[[Any], datetime]  # stored time -> aware UTC datetime
+    day: Callable[[Any], date]
+    clock: Callable[[Any], time]
+    store_instant: Callable[[datetime], Any]  # aware datetime -> stored time
+    store_flag: Callable[[bool], Any]
+
+    def opt_instant(self, value: Any) -> datetime | None:
+        return None if value is None else self.instant(value)
+
+    def opt_day(self, value: Any) -> date | None:
+        return None if value is None else self.day(value)
+
+    def store_opt_instant(self, value: datetime | None) -> Any:
+        return None if value is None else self.store_instant(value)
+
+
+NATIVE: Final = Codec(_same, _same, _same, utc, _same)
+
+
+def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...], codec: Codec) -> Game:
+    (id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
+     white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,
+     status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,
+     reminded, created, updated, version) = row
+    return Game(
+        id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
+        seat(white_player, white_engine), seat(black_player, black_engine), bool(rated),
+        created_by, start_fen, status, result, reason, counting, draw_offer, takeback_offer,
+        codec.opt_instant(deadline), codec.opt_instant(remind_at), bool(reminded),
+        codec.instant(created), codec.instant(updated), version, moves,
+    )
+
+
+def move_from_row(row: Sequence[Any], codec: Codec) -> MoveRecord:
+    ply, uci, san, by, at = row
+    return MoveRecord(ply, uci, san, by, codec.instant(at))
+
+
+def seat(player_id: int | None, engine_level: int | None) -> Seat | None:
+    if player_id is None and engine_level is None:
+        return None
+    return Seat(player_id, engine_level)
+
+
+def seat_columns(seat: Seat | None) -> tuple[int | None, int | None]:
+    return (None, None) if seat is None else (seat.player_id, seat.engine_level)
+
+
+def change_columns(changes: GameChanges, codec: Codec) -> Iterator[tuple[str, Any]]:
+    """The games columns `changes` sets, with their stored values."""
+    for name, value in changes.items():
+        if name in ("white", "black"):
+            player, engine = seat_columns(value)
+            yield f"{name}_player", player
+            yield f"{name}_engine", engine
+        elif name in ("deadline", "remind_at"):
+            yield name, codec.store_opt_instant(value)
+        elif name in ("rated", "reminded"):
+            yield name, codec.store_flag(value)
+        else:
+            yield name, value
+
+
+def player_from_row(row: Sequence[Any], codec: Codec) -> Player:
+    (id_, platform, user_id, display_name, language, rating, deviation, volatility,
+     games_played, created, updated) = row
+    return Player(
+        id_, platform, user_id, display_name, language, rating, deviation, volatility,
+        games_played, codec.instant(created), codec.instant(updated),
+    )
+
+
+def notice_from_row(row: Sequence[Any], codec: Codec) -> OutboxNotice:
+    (id_, key, platform, channel, kind, payload, push, created, due, attempts, last_error,
+     sent, dead) = row
+    return OutboxNotice(
+        id_, key, platform, channel, kind, payload, bool(push), codec.instant(created),
+        codec.instant(due), attempts, last_error, codec.opt_instant(sent),
+        codec.opt_instant(dead),
+    )
+
+
+def settings_from_row(platform: Platform, channel: str, row: Sequence[Any] | None) -> ChannelSettings:
+    if row is None:
+        return ChannelSettings(platform, channel)
+    language, promotion, perpetual, move_seconds, coordinates, orientation, push = row
+    return ChannelSettings(
+        platform, channel, language, promotion, perpetual, move_seconds, coordinates,
+        orientation, None if push is None else bool(push),
+    )
+
+
+def puzzle_values(puzzle: Puzzle) -> tuple[Any, ...]:
+    """A puzzle's PUZZLE_COLUMNS values: moves and themes are stored space-separated."""
+    p = puzzle
+    return (p.id, p.fen, " ".join(p.solution), p.rating, " ".join(p.themes), p.source)
+
+
+def puzzle_from_row(row: Sequence[Any]) -> Puzzle:
+    id_, fen, solution, rating, themes, source = row
+    return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source)
+
+
+def subscription_from_row(row: Sequence[Any], codec: Codec) -> Subscription:
+    id_, platform, channel, local_time, timezone, language, last_posted, created = row
+    return Subscription(
+        id_, platform, channel, codec.clock(local_time), timezone, language,
+        codec.opt_day(last_posted), codec.instant(created),
+    )
+
+
+def post_from_row(row: Sequence[Any], codec: Codec) -> PuzzlePost:
+    id_, platform, channel, puzzle_id, subscription_id, local_date, posted = row
+    return PuzzlePost(
+        id_, platform, channel, puzzle_id, subscription_id, codec.opt_day(local_date),
+        codec.instant(posted),
+    )
+
+
+def attempt_from_row(row: Sequence[Any], codec: Codec) -> PuzzleAttempt:
+    post_id, player_id, tries, solved, first_at, solved_at = row
+    return PuzzleAttempt(
+        post_id, player_id, tries, bool(solved), codec.instant(first_at),
+        codec.opt_instant(solved_at),
+    )
+
+
+def progress_from_row(row: Sequence[Any], codec: Codec) -> PuzzleProgress:
+    post_id, player_id, ply, gave_up, updated = row
+    return PuzzleProgress(post_id, player_id, ply, bool(gave_up), codec.instant(updated))
+
+
+def streak_from_row(
+    platform: Platform, channel: str, player_id: int, row: Sequence[Any] | None, codec: Codec
+) -> Streak:
+    if row is None:
+        return Streak(platform, channel, player_id)
+    current, best, last_date = row
+    return Streak(platform, channel, player_id, current, best, codec.opt_day(last_date))
+
+
+def extended_streak(streak: Streak, day: date) -> Streak | None:
+    """The streak after a first solve of the daily post of `day`: one more day, or a new
+    streak after a gap; None when it stays as it is."""
+    last = streak.last_date
+    if last is not None and day <= last:
+        return None  # a late solve of an older puzzle neither extends nor breaks the streak
+    current = streak.current + 1 if last == day - timedelta(days=1) else 1
+    return replace(streak, current=current, best=max(current, streak.best), last_date=day)
