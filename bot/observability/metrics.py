@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.exposition import choose_encoder
 
 Outcome = Literal["ok", "refused", "error", "ignored"]
 Mover = Literal["human", "engine"]
@@ -99,9 +100,11 @@ class Metrics:
         platform="line", by="human")``."""
         return self.registry.get_sample_value(name, labels) or 0.0
 
-    def exposition(self) -> bytes:
-        """The metrics in Prometheus' text format."""
-        return generate_latest(self.registry)
+    def exposition(self, accept: str | None = None) -> tuple[bytes, str]:
+        """The metrics, and their content type, in the format a scraper's ``Accept`` header
+        asks for: OpenMetrics, or Prometheus' text format (version 0.0.4 unless it asks for 1.0.0)."""
+        encode, content_type = choose_encoder(accept or "")
+        return encode(self.registry), content_type
 
 
 METRICS = Metrics()  # the process's metrics

@@ -57,7 +57,7 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
         print(f"makruk-bot line: missing setting {', '.join(missing)} (set it in the environment or .env)",
               file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings)
     if not line_access(settings).public_base_url.startswith("https://"):
         log.warning("PUBLIC_BASE_URL is not https://: LINE will not show the board pictures")
     stop = asyncio.Event()
@@ -145,8 +145,9 @@ class LineDoor:
         self.handler = LineHandler(self.app.games, self.app.storage, self.api, self.profiles, self.composer,
                                    self.pusher, self.outbox, catalog, language=settings.line_language,
                                    owed=self.push_soon)
-        self.webhook = Webhook(access.channel_secret, self.handler.handle, self.handler.chat_of)
-        self.web_app = create_app(self.webhook, self.images)
+        self.webhook = Webhook(access.channel_secret, self.handler.handle, self.handler.chat_of,
+                               metrics=self.app.metrics)
+        self.web_app = create_app(self.webhook, self.images, self.app)
         # The games' clock, the daily puzzles and the outbox, LINE's only; then our own chores.
         self.scheduler = Scheduler([*self.app.jobs("line", self.outbox), self._housekeeping],
                                    interval=self._interval)

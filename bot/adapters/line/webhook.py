@@ -1,4 +1,5 @@
-"""The aiohttp app LINE talks to: ``POST /callback`` for events, ``GET /`` for health, and the pictures.
+"""The aiohttp app LINE talks to: ``POST /callback`` for events, the pictures, and for the
+operators ``GET /healthz``, ``GET /metrics`` (docs/operations.md) and ``GET /`` (a plain "ok").
 
 A webhook request is checked in this order: size (413), signature over the raw body (400),
 then the body's shape (400, whatever it holds). A good one is answered 200 at once; its events
@@ -11,14 +12,19 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from linebot.v3 import SignatureValidator  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 from linebot.v3.webhooks import Event  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 
+from ...observability.http import add_routes
+from ...observability.metrics import METRICS, Metrics, Rejection
 from .images import ImageStore
 from .queues import ChatQueues
+
+if TYPE_CHECKING:
+    from ...app import App
 
 log = logging.getLogger(__name__)
 
@@ -34,40 +40,45 @@ class Webhook:
     """Checks LINE's requests and queues their events by chat (``chat_of``; None: nothing to do)."""
 
     def __init__(self, channel_secret: str, handle: Callable[[Event], Awaitable[None]],
-                 chat_of: Callable[[Event], str | None]) -> None:
+                 chat_of: Callable[[Event], str | None], *, metrics: Metrics = METRICS) -> None:
         self._validator = SignatureValidator(channel_secret)
         self._chat_of = chat_of
+        self._metrics = metrics
         self.queues: ChatQueues[Event] = ChatQueues(handle)
 
     async def callback(self, request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
-            return web.Response(status=413, text="too large")
+            return self._refuse(413, "too_large")
         signature = request.headers.get("X-Line-Signature")
         if not signature:
-            return web.Response(status=400, text="missing signature")
+            return self._refuse(400, "missing_signature")
         try:
             body = await request.read()  # client_max_size caps bodies sent without a length
         except web.HTTPRequestEntityTooLarge:
-            return web.Response(status=413, text="too large")
+            return self._refuse(413, "too_large")
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             text = None  # LINE signs UTF-8 text: this cannot be LINE's
         if text is None or not self._validator.validate(text, signature):  # constant-time comparison
             log.warning("refused a webhook request with a bad signature from %s", request.remote)
-            return web.Response(status=400, text="bad signature")
+            return self._refuse(400, "bad_signature")
         try:
             events = parse_events(text)
         except Malformed as error:
             log.warning("refused a signed but malformed webhook request: %s", error)
-            return web.Response(status=400, text="malformed")
+            return self._refuse(400, "bad_body")
         chats = [(chat, event) for event in events if (chat := self._chat_of(event)) is not None]
         if len(chats) > self.queues.room():
             log.error("%d LINE events wait already; asking LINE to send these again later", self.queues.waiting)
-            return web.Response(status=503, text="busy")
+            return self._refuse(503, "busy")
         for chat, event in chats:  # no await from here on: the chat's order is the order of arrival
             self.queues.put(chat, [event])
         return web.Response(text="OK")
+
+    def _refuse(self, status: int, reason: Rejection) -> web.Response:
+        self._metrics.webhook_rejected(reason)
+        return web.Response(status=status, text=reason.replace("_", " "))
 
     async def drain(self, timeout: float | None = None) -> None:
         """Waits for the queued events; after ``timeout`` seconds the rest are left unhandled
@@ -103,10 +114,11 @@ def parse_events(text: str) -> list[Event]:
     return events
 
 
-def create_app(webhook: Webhook, images: ImageStore) -> web.Application:
+def create_app(webhook: Webhook, images: ImageStore, bot: App) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY)
     app.router.add_get("/", _health)
     app.router.add_post("/callback", webhook.callback)
+    add_routes(app, bot)  # /healthz and /metrics
     images.add_routes(app)
 
     async def finish_events(app: web.Application) -> None:
