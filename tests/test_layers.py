@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # folder -> module prefixes its code must not import (at module level or inside a function)
+# The engines and the services count with bot.observability.metrics, never the HTTP side of it.
+SERVING = ("bot.observability.health", "bot.observability.http", "bot.observability.serving")
 FORBIDDEN = {
-    "renderers": ("storage", "bot", "discord", "linebot", "aiohttp"),
-    "storage": ("renderers", "bot", "discord", "linebot", "aiohttp"),
-    "bot/engines": ("bot.services", "bot.adapters", "storage", "discord", "linebot", "aiohttp"),
-    "bot/services": ("bot.adapters", "discord", "linebot", "aiohttp"),
+    "renderers": ("storage", "bot", "discord", "linebot", "aiohttp", "prometheus_client"),
+    "storage": ("renderers", "bot", "discord", "linebot", "aiohttp", "prometheus_client"),
+    "bot/engines": ("bot.services", "bot.adapters", "storage", "discord", "linebot", "aiohttp", *SERVING),
+    "bot/services": ("bot.adapters", "discord", "linebot", "aiohttp", *SERVING),
     "bot/puzzles": ("bot.adapters", "discord", "linebot", "aiohttp"),
+    "bot/observability": ("bot.adapters", "discord", "linebot"),
 }
 
 
@@ -45,6 +49,12 @@ def test_a_layer_imports_nothing_above_it(folder: str) -> None:
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN[folder]):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_metrics_import_nothing_but_prometheus() -> None:
+    names = imported_modules(ROOT / "bot" / "observability" / "metrics.py")
+    outside = {name.split(".")[0] for name in names} - set(sys.stdlib_module_names) - {"__future__"}
+    assert outside == {"prometheus_client"}
 
 
 def test_the_resolver_sees_relative_imports() -> None:
