@@ -21,6 +21,7 @@ from storage import StorageError
 
 from .app import configure_logging, open_app
 from .config import LANGUAGES, Settings, with_database
+from .observability.serving import serving_metrics
 
 # Subcommands in modules of their own; a module that is missing simply is not offered.
 PLUGINS = {
@@ -59,10 +60,18 @@ async def _default(settings: Settings, plugins: dict) -> int:
     if settings.line_channel_secret and settings.line_channel_access_token and "line" in plugins:
         wanted.append("line")
     if not wanted:
-        return await _console(settings, argparse.Namespace(db=None, lang=None, json=False, images=None))
+        return await _console(settings, argparse.Namespace(db=None, lang=None, json=False, images=None,
+                                                           metrics_port=None))
+    if "line" in wanted and plugins["line"].missing_settings(settings):
+        missing = ", ".join(plugins["line"].missing_settings(settings))
+        print(f"makruk-bot: LINE needs {missing} too (set it in the environment or .env)", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, settings)
     parser = _parser(plugins)
-    runs = [plugins[name].main(settings, parser.parse_args([name])) for name in wanted]
-    codes = await asyncio.gather(*runs)
+    # One process, one app: both doors share the database pool, the engine and its workers.
+    async with open_app(settings) as app:
+        runs = [plugins[name].run(app, settings, parser.parse_args([name])) for name in wanted]
+        codes = await asyncio.gather(*runs)
     return max(codes)
 
 
@@ -86,6 +95,8 @@ def _parser(plugins: dict) -> argparse.ArgumentParser:
     console.add_argument("--lang", choices=LANGUAGES, help="language of the replies")
     console.add_argument("--json", action="store_true", help="one JSON object per reply")
     console.add_argument("--images", type=Path, help="save board images in this folder")
+    console.add_argument("--metrics-port", type=int, metavar="PORT",
+                         help="serve /healthz and /metrics on this port (docs/operations.md)")
     for plugin in plugins.values():
         plugin.add_parser(commands)
     return parser
@@ -98,10 +109,10 @@ async def _console(settings: Settings, args) -> int:
         settings = with_database(settings, args.db)
     if args.lang:
         settings = dataclasses.replace(settings, language=args.lang)
-    configure_logging("WARNING")
+    configure_logging("WARNING", settings)
     if sys.stdin.isatty() and not args.json:
         print("Makruk console chat. Type 'help', 'new bot' to play the bot, or 'NAME: text' to speak as NAME.")
-    async with open_app(settings) as app:
+    async with open_app(settings) as app, serving_metrics(app, args.metrics_port):
         chat = ConsoleChat(app.games, as_json=args.json, images=args.images)
         await chat.run(stdin_lines())
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -47,13 +48,18 @@ class MakrukTree(app_commands.CommandTree["MakrukBot"]):
 class MakrukBot(commands.AutoShardedBot):
     def __init__(self, games: GameService | None, settings: Settings, *,
                  server_groups: Sequence[app_commands.Group] = (),
-                 scheduler_seconds: float | None = SCHEDULER_SECONDS) -> None:
+                 scheduler_seconds: float | None = SCHEDULER_SECONDS, shard_ids: Sequence[int] | None = None,
+                 shard_count: int | None = None) -> None:
         """``games`` may be None only to build the command payload (``--dump-commands``, ``--sync``);
         ``server_groups`` join ``/makruk-server`` (see ``ServerCommands``); ``scheduler_seconds``
-        None: no scheduler (tests drain ``outbox`` themselves)."""
+        None: no scheduler (tests drain ``outbox`` themselves). ``shard_ids`` of ``shard_count``:
+        the shards this process runs (default: all, as many as Discord recommends)."""
+        sharding: dict[str, Any] = {}
+        if shard_ids is not None:
+            sharding = {"shard_ids": list(shard_ids), "shard_count": shard_count}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, allowed_mentions=discord.AllowedMentions.none(), tree_cls=MakrukTree,
-                         max_ratelimit_timeout=MAX_RATELIMIT_SECONDS)
+                         max_ratelimit_timeout=MAX_RATELIMIT_SECONDS, **sharding)
         self.settings = settings
         self.catalog = Catalog.load()
         self.door = Door(self, games, self.catalog, settings)

@@ -1,6 +1,8 @@
 """``makruk-bot discord``: run the Discord bot, print its commands, or register them.
 
     makruk-bot discord                      run (DISCORD_TOKEN from the environment or .env)
+    makruk-bot discord --shard-ids 0,1 --shard-count 4
+                                            run shards 0 and 1 of 4 (N processes carry one bot)
     makruk-bot discord --dump-commands      print the application commands as JSON (offline)
     makruk-bot discord --sync [--guild ID]  register the commands with Discord, then exit
 """
@@ -13,8 +15,9 @@ import sys
 
 import discord
 
-from ...app import configure_logging, open_app
+from ...app import App, configure_logging, open_app
 from ...config import Settings
+from ...observability.serving import serving_metrics
 from .client import MakrukBot, command_payload
 
 
@@ -26,6 +29,33 @@ def add_parser(subparsers) -> None:
     action.add_argument("--sync", action="store_true", help="register the application commands, then exit")
     parser.add_argument("--guild", type=int, metavar="ID",
                         help="with --sync: register in this server only (instant; global takes up to an hour)")
+    parser.add_argument("--shard-ids", type=shard_ids, metavar="0,1",
+                        help="run these shards only (with --shard-count; other processes run the rest)")
+    parser.add_argument("--shard-count", type=int, metavar="N", help="how many shards the bot has in all")
+    parser.add_argument("--metrics-port", type=int, metavar="PORT",
+                        help="serve /healthz and /metrics on this port (docs/operations.md)")
+
+
+def shard_ids(text: str) -> list[int]:
+    try:
+        ids = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"shard ids are numbers separated by commas, not {text!r}") from None
+    if not ids or ids[0] < 0:
+        raise argparse.ArgumentTypeError(f"shard ids are numbers from 0, not {text!r}")
+    return ids
+
+
+def shard_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--shard-ids``/``--shard-count`` do not go together, or None."""
+    ids, count = getattr(args, "shard_ids", None), getattr(args, "shard_count", None)
+    if ids is None and count is None:
+        return None
+    if ids is None or count is None:
+        return "--shard-ids and --shard-count go together"
+    if count < 1 or ids[-1] >= count:
+        return f"shard ids must be below --shard-count ({count})"
+    return None
 
 
 async def main(settings: Settings, args: argparse.Namespace) -> int:
@@ -42,12 +72,25 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
         print("makruk-bot discord: set DISCORD_TOKEN (in the environment or .env); see docs/discord.md",
               file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    problem = shard_problem(args)
+    if problem:
+        print(f"makruk-bot discord: {problem}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, settings)
     if getattr(args, "sync", False):
         return await _sync(settings, token, getattr(args, "guild", None))
-    # The bot runs its scheduler itself: the games' clock, the daily puzzles, the outbox.
-    async with open_app(settings) as app, MakrukBot(app.games, settings) as bot:
-        await bot.start(token)
+    async with open_app(settings) as app, serving_metrics(app, getattr(args, "metrics_port", None)):
+        return await run(app, settings, args)
+
+
+async def run(app: App, settings: Settings, args: argparse.Namespace) -> int:
+    """Runs the bot on an open ``app`` (which ``makruk-bot`` may share with the LINE door) until
+    it is closed. The bot runs its scheduler itself: the games' clock, the daily puzzles, the
+    outbox; with several processes, each piece of that work is claimed by one of them."""
+    assert settings.discord_token is not None
+    async with MakrukBot(app.games, settings, shard_ids=getattr(args, "shard_ids", None),
+                         shard_count=getattr(args, "shard_count", None)) as bot:
+        await bot.start(settings.discord_token)
     return 0
 
 

@@ -58,6 +58,14 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings)
+    async with open_app(settings) as app:
+        return await run(app, settings, args)
+
+
+async def run(app: App, settings: Settings, args: argparse.Namespace) -> int:
+    """Serves the webhook for an open ``app`` (which ``makruk-bot`` may share with the Discord
+    door) until SIGTERM or Ctrl-C. Any number of these processes, on one database, can serve
+    one LINE channel behind a load balancer."""
     if not line_access(settings).public_base_url.startswith("https://"):
         log.warning("PUBLIC_BASE_URL is not https://: LINE will not show the board pictures")
     stop = asyncio.Event()
@@ -67,7 +75,7 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
     except (NotImplementedError, RuntimeError):
         pass  # no signal handlers here (Windows, or not the main thread): Ctrl-C still works
     try:
-        async with open_app(settings) as app, LineDoor(settings, app) as door:
+        async with LineDoor(settings, app) as door:
             await door.listen(host=args.host, port=args.port)
             log.info("LINE webhook listening on %s:%s", args.host, args.port)
             await stop.wait()
