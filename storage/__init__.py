@@ -1,6 +1,6 @@
 """Durable games, players, ratings, puzzles and the outbox of notices: the only code that talks to the database.
 
-    async with await open_storage(settings.database_path) as storage:
+    async with await open_storage(settings.database) as storage:  # a SQLite path or a postgresql:// URL
         player = await storage.get_or_create_player("discord", "1234", "Somchai")
 """
 
@@ -14,6 +14,8 @@ from .errors import (
     StorageError,
     VersionConflict,
 )
+from .open import is_database_url, open_storage
+from .postgres import PostgresStorage
 from .records import (
     INITIAL_DEVIATION,
     INITIAL_RATING,
@@ -47,7 +49,7 @@ from .records import (
     Streak,
     Subscription,
 )
-from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage, open_storage
+from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
 
 __all__ = [
     "DEFAULT_DATABASE_PATH",
@@ -74,6 +76,7 @@ __all__ = [
     "Perpetual",
     "Platform",
     "Player",
+    "PostgresStorage",
     "Promotion",
     "Puzzle",
     "PuzzleAlreadyPosted",
@@ -91,5 +94,6 @@ __all__ = [
     "Streak",
     "Subscription",
     "VersionConflict",
+    "is_database_url",
     "open_storage",
 ]

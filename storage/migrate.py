@@ -8,28 +8,15 @@ before anything writes to it.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
-from dataclasses import dataclass
-from importlib import resources
 from typing import Final
 
+from ._migrations import Migration as Migration
+from ._migrations import load_migrations
 from .errors import IncompatibleDatabase
 
 APPLICATION_ID: Final = 0x4D4B524B  # b"MKRK"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One numbered SQL file; `version` is the user_version it leaves behind."""
-
-    version: int
-    name: str
-    sql: str
-
-    def statements(self) -> list[str]:
-        return split_statements(self.sql)
 
 
 def check_file(path: str) -> int:
@@ -87,7 +74,7 @@ def upgrade(conn: sqlite3.Connection, path: str, target: int | None = None) -> i
         conn.execute("BEGIN IMMEDIATE")
         try:
             if schema_version(conn, path) < migration.version:
-                for statement in migration.statements():
+                for statement in split_statements(migration.sql):
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {migration.version:d}")
             conn.execute("COMMIT")
@@ -119,22 +106,9 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-def _load_migrations() -> tuple[Migration, ...]:
-    found: list[Migration] = []
-    for entry in resources.files(__package__).joinpath("migrations").iterdir():
-        match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        numbers = [m.version for m in found]
-        raise RuntimeError(f"migrations must be numbered 1..n without gaps, got {numbers}")
-    return tuple(found)
-
-
 def _uri_path(path: str) -> str:
     # "?" and "#" would end the path part of a file: URI.
     return os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
-MIGRATIONS: Final = _load_migrations()
+MIGRATIONS: Final = load_migrations(__package__)

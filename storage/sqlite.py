@@ -11,7 +11,7 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime, time
 from pathlib import Path
 from time import monotonic, sleep
 from typing import Any, Final, TypeVar
@@ -20,6 +20,7 @@ import aiosqlite
 
 from . import _channels, _games, _leases, _outbox, _players, _puzzles, migrate
 from ._cache import MoveCache
+from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._sql import encode_clock, encode_time
 from .base import Storage
 from .errors import StorageBusy, StorageError
@@ -48,24 +49,18 @@ from .records import (
 )
 
 T = TypeVar("T")
-Clock = Callable[[], datetime]
 
 DEFAULT_DATABASE_PATH: Final = Path("makruk.db")
-BUSY_TIMEOUT_MS: Final = 5000
 # SQLite's primary result codes for a file locked by another connection.
 _SQLITE_BUSY: Final = 5
 _SQLITE_LOCKED: Final = 6
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 async def open_storage(
     path: str | os.PathLike[str] = DEFAULT_DATABASE_PATH,
     *,
     clock: Clock = utc_now,
-    move_cache: int = 256,
+    move_cache: int = MOVE_CACHE_SIZE,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
 ) -> SqliteStorage:
     """Open the database at `path`, creating or upgrading it, and return it ready to use.

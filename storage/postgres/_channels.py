@@ -1,0 +1,47 @@
+"""Channel settings and processed webhook events in PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .._rows import SETTINGS_COLUMNS, settings_from_row
+from ..records import ChannelSettings, Platform
+from ._sql import Connection, affected
+
+
+async def get_channel_settings(conn: Connection, platform: Platform, channel: str) -> ChannelSettings:
+    row = await conn.fetchrow(
+        f"SELECT {SETTINGS_COLUMNS} FROM channel_settings WHERE platform = $1 AND channel = $2",
+        platform, channel,
+    )
+    return settings_from_row(platform, channel, row)
+
+
+async def set_channel_settings(conn: Connection, settings: ChannelSettings, now: datetime) -> None:
+    s = settings
+    await conn.execute(
+        """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
+               move_seconds, coordinates, orientation, push_notices, updated)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           ON CONFLICT (platform, channel) DO UPDATE SET
+               language = excluded.language, promotion = excluded.promotion,
+               perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
+               coordinates = excluded.coordinates, orientation = excluded.orientation,
+               push_notices = excluded.push_notices, updated = excluded.updated""",
+        s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
+        s.coordinates, s.orientation, s.push_notices, now,
+    )
+
+
+async def mark_event_processed(conn: Connection, event_id: str, now: datetime) -> bool:
+    # One statement: of several processes recording the same id, exactly one inserts it.
+    inserted = await conn.fetchval(
+        """INSERT INTO processed_events (event_id, at) VALUES ($1, $2)
+           ON CONFLICT DO NOTHING RETURNING event_id""",
+        event_id, now,
+    )
+    return inserted is not None
+
+
+async def prune_events(conn: Connection, before: datetime) -> int:
+    return affected(await conn.execute("DELETE FROM processed_events WHERE at < $1", before))

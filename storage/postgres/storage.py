@@ -1,0 +1,399 @@
+"""PostgresStorage: the Storage interface over a small asyncpg connection pool.
+
+Each public method runs one function of the _games/_players/_puzzles/_channels/_outbox/
+_leases modules on one pooled connection: one statement, or one transaction of several.
+Several processes may share the database; the compare-and-sets, the unique indexes and a few
+locks keep them apart (see _games.py and _outbox.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import date, datetime, time
+from typing import Any, Final, TypeVar
+
+import asyncpg
+
+from .._cache import MoveCache
+from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
+from .._rows import utc
+from ..base import Storage
+from ..errors import StorageError
+from ..records import (
+    NO_CHANGES,
+    UNCHANGED,
+    ChannelSettings,
+    Game,
+    GameChanges,
+    Keep,
+    NewGame,
+    NewMove,
+    NewNotice,
+    NoticeCounts,
+    OutboxNotice,
+    Platform,
+    Player,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePost,
+    PuzzleProgress,
+    PuzzleScore,
+    RatingUpdate,
+    Streak,
+    Subscription,
+)
+from . import _channels, _games, _leases, _outbox, _players, _puzzles, migrate
+from ._sql import DATABASE_ERRORS, Connection, redacted, storage_error
+
+T = TypeVar("T")
+
+# Connections per process: the bot's calls are short, and a server has a few hundred slots.
+POOL_SIZE: Final = 10
+CONNECT_TIMEOUT_S: Final = 10.0
+
+
+async def open_storage(
+    url: str,
+    *,
+    clock: Clock = utc_now,
+    move_cache: int = MOVE_CACHE_SIZE,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    pool_size: int = POOL_SIZE,
+) -> PostgresStorage:
+    """Connect to the PostgreSQL database at `url`, create or upgrade its schema, and return
+    it ready to use.
+
+    Raises IncompatibleDatabase, leaving the database untouched, when it holds another
+    application's tables or a schema newer than this code, and StorageError when it cannot
+    be reached. `busy_timeout_ms` is how long a call waits for a lock another transaction
+    holds (or for a free connection) before it raises StorageBusy; `pool_size` is the most
+    connections this storage opens.
+    """
+    where = redacted(url)
+    wait_ms = max(1, busy_timeout_ms)  # 0 would mean "wait for ever" to PostgreSQL
+    try:
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=1,
+            max_size=max(1, pool_size),
+            timeout=CONNECT_TIMEOUT_S,
+            server_settings={"lock_timeout": f"{wait_ms}ms", "application_name": "makruk-bot"},
+        )
+    except DATABASE_ERRORS as error:
+        raise StorageError(f"cannot connect to {where}: {storage_error(error)}") from error
+    storage = PostgresStorage(pool, where, clock, move_cache, wait_ms)
+    try:
+        await storage._run(migrate.upgrade, where)
+    except BaseException:
+        await pool.close()
+        raise
+    return storage
+
+
+class PostgresStorage(Storage):
+    """Storage in a PostgreSQL database; open it with open_storage()."""
+
+    def __init__(
+        self, pool: Any, url: str, clock: Clock, move_cache: int, busy_timeout_ms: int
+    ) -> None:
+        self._pool = pool
+        self.url = url  # without its password
+        self._clock = clock
+        self._moves = MoveCache(move_cache)
+        self._acquire_timeout = busy_timeout_ms / 1000
+
+    async def _run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Run `fn(connection, *args)` on a pooled connection. Database errors become
+        StorageError (a lock or a connection not had in time: StorageBusy), so that callers
+        never see asyncpg."""
+        try:
+            conn: Connection
+            async with self._pool.acquire(timeout=self._acquire_timeout) as conn:
+                return await fn(conn, *args)
+        except DATABASE_ERRORS as error:
+            raise storage_error(error) from error
+
+    def _now(self) -> datetime:
+        return utc(self._clock())
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    # Players
+
+    async def get_or_create_player(
+        self, platform: Platform, user_id: str, display_name: str
+    ) -> Player:
+        return await self._run(
+            _players.get_or_create_player, platform, user_id, display_name, self._now()
+        )
+
+    async def get_player(self, player_id: int) -> Player:
+        return await self._run(_players.get_player, player_id)
+
+    async def find_player(self, platform: Platform, user_id: str) -> Player | None:
+        return await self._run(_players.find_player, platform, user_id)
+
+    async def update_player(
+        self,
+        player_id: int,
+        *,
+        display_name: str | Keep = UNCHANGED,
+        language: str | Keep | None = UNCHANGED,
+    ) -> Player:
+        changes = {"display_name": display_name, "language": language}
+        changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
+        return await self._run(_players.update_player, player_id, changed, self._now())
+
+    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[Player]:
+        return await self._run(_players.update_ratings, list(updates), self._now())
+
+    async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
+        return await self._run(_players.channel_players, platform, channel)
+
+    async def top_players(
+        self,
+        platform: Platform,
+        *,
+        community: str | None = None,
+        limit: int = 10,
+        min_games: int = 1,
+    ) -> list[Player]:
+        return await self._run(_players.top_players, platform, community, limit, min_games)
+
+    # Games
+
+    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
+        return await self._run(_games.create_game, self._moves, new, list(notices), self._now())
+
+    async def get_game(self, game_id: int) -> Game:
+        return await self._run(_games.get_game, self._moves, game_id)
+
+    async def active_game(self, platform: Platform, channel: str) -> Game | None:
+        return await self._run(_games.active_game, self._moves, platform, channel)
+
+    async def last_game(self, platform: Platform, channel: str) -> Game | None:
+        return await self._run(_games.last_game, self._moves, platform, channel)
+
+    async def append_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: NewMove,
+        changes: GameChanges = NO_CHANGES,
+        *,
+        ratings: Sequence[RatingUpdate] = (),
+        notices: Sequence[NewNotice] = (),
+    ) -> Game:
+        return await self._run(
+            _games.change_game, self._moves, game_id, expected_version, move, changes,
+            list(ratings), list(notices), self._now(),
+        )
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        changes: GameChanges,
+        *,
+        ratings: Sequence[RatingUpdate] = (),
+        notices: Sequence[NewNotice] = (),
+    ) -> Game:
+        return await self._run(
+            _games.change_game, self._moves, game_id, expected_version, None, changes,
+            list(ratings), list(notices), self._now(),
+        )
+
+    async def undo_moves(
+        self,
+        game_id: int,
+        expected_version: int,
+        count: int,
+        changes: GameChanges = NO_CHANGES,
+        *,
+        notices: Sequence[NewNotice] = (),
+    ) -> Game:
+        return await self._run(
+            _games.undo_moves, self._moves, game_id, expected_version, count, changes,
+            list(notices), self._now(),
+        )
+
+    async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._run(_games.due_deadlines, utc(now), platform)
+
+    async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._run(_games.due_reminders, utc(now), platform)
+
+    async def engine_games(self, platform: Platform | None = None) -> list[Game]:
+        return await self._run(_games.engine_games, platform)
+
+    async def due_challenges(
+        self, before: datetime, *, platform: Platform | None = None
+    ) -> list[Game]:
+        return await self._run(_games.due_challenges, utc(before), platform)
+
+    async def expire_challenges(
+        self, before: datetime, *, platform: Platform | None = None
+    ) -> list[Game]:
+        return await self._run(_games.expire_challenges, utc(before), self._now(), platform)
+
+    async def finished_games(
+        self, player_id: int, *, limit: int = 20, before_id: int | None = None
+    ) -> list[Game]:
+        return await self._run(_games.finished_games, player_id, limit, before_id)
+
+    # Channel settings
+
+    async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
+        return await self._run(_channels.get_channel_settings, platform, channel)
+
+    async def set_channel_settings(self, settings: ChannelSettings) -> None:
+        await self._run(_channels.set_channel_settings, settings, self._now())
+
+    # Puzzles
+
+    async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
+        return await self._run(_puzzles.upsert_puzzles, list(puzzles))
+
+    async def get_puzzle(self, puzzle_id: str) -> Puzzle:
+        return await self._run(_puzzles.get_puzzle, puzzle_id)
+
+    async def pick_puzzle(
+        self,
+        platform: Platform,
+        channel: str,
+        *,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+    ) -> Puzzle | None:
+        return await self._run(_puzzles.pick_puzzle, platform, channel, min_rating, max_rating)
+
+    async def subscribe(
+        self,
+        platform: Platform,
+        channel: str,
+        local_time: time,
+        timezone: str,
+        language: str | None = None,
+    ) -> Subscription:
+        return await self._run(
+            _puzzles.subscribe, platform, channel, local_time, timezone, language, self._now()
+        )
+
+    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
+        return await self._run(_puzzles.unsubscribe, platform, channel)
+
+    async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
+        return await self._run(_puzzles.get_subscription, platform, channel)
+
+    async def subscriptions(self) -> list[Subscription]:
+        return await self._run(_puzzles.subscriptions)
+
+    async def record_post(
+        self,
+        subscription_id: int,
+        local_date: date,
+        puzzle_id: str,
+        *,
+        notices: Sequence[NewNotice] = (),
+    ) -> PuzzlePost | None:
+        return await self._run(
+            _puzzles.record_post, subscription_id, local_date, puzzle_id, list(notices),
+            self._now(),
+        )
+
+    async def record_extra_post(
+        self, platform: Platform, channel: str, puzzle_id: str
+    ) -> PuzzlePost:
+        return await self._run(
+            _puzzles.record_extra_post, platform, channel, puzzle_id, self._now()
+        )
+
+    async def get_post(self, post_id: int) -> PuzzlePost:
+        return await self._run(_puzzles.get_post, post_id)
+
+    async def latest_post(self, platform: Platform, channel: str) -> PuzzlePost | None:
+        return await self._run(_puzzles.latest_post, platform, channel)
+
+    async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
+        return await self._run(_puzzles.posted_puzzle_ids, platform, channel)
+
+    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
+        return await self._run(_puzzles.record_attempt, post_id, player_id, solved, self._now())
+
+    async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
+        return await self._run(_puzzles.get_attempt, post_id, player_id)
+
+    async def get_streak(self, platform: Platform, channel: str, player_id: int) -> Streak:
+        return await self._run(_puzzles.get_streak, platform, channel, player_id)
+
+    async def puzzle_leaderboard(
+        self,
+        platform: Platform,
+        channel: str,
+        *,
+        local_date: date | None = None,
+        limit: int = 10,
+    ) -> list[PuzzleScore]:
+        return await self._run(_puzzles.puzzle_leaderboard, platform, channel, local_date, limit)
+
+    async def recent_posts(
+        self, platform: Platform, channel: str, *, limit: int = 10
+    ) -> list[PuzzlePost]:
+        return await self._run(_puzzles.recent_posts, platform, channel, limit)
+
+    async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
+        return await self._run(_puzzles.get_progress, post_id, player_id)
+
+    async def save_progress(
+        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False
+    ) -> PuzzleProgress:
+        return await self._run(
+            _puzzles.save_progress, post_id, player_id, ply, gave_up, self._now()
+        )
+
+    # Webhook de-duplication
+
+    async def mark_event_processed(self, event_id: str) -> bool:
+        return await self._run(_channels.mark_event_processed, event_id, self._now())
+
+    async def prune_events(self, before: datetime) -> int:
+        return await self._run(_channels.prune_events, utc(before))
+
+    # Leases
+
+    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
+        return await self._run(_leases.claim, list(names), holder, utc(until), self._now())
+
+    async def release(self, names: Sequence[str], holder: str) -> None:
+        await self._run(_leases.release, list(names), holder)
+
+    # The outbox
+
+    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
+        await self._run(_outbox.add_notices, list(notices), self._now())
+
+    async def due_notices(
+        self, platform: Platform, now: datetime, *, limit: int = 100
+    ) -> list[OutboxNotice]:
+        return await self._run(_outbox.due_notices, platform, utc(now), limit)
+
+    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
+        return await self._run(_outbox.pending_notices, platform, channel)
+
+    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
+        await self._run(_outbox.mark_notices_sent, list(keys), self._now())
+
+    async def retry_notice(
+        self, key: str, *, due: datetime, error: str, count: bool = True
+    ) -> None:
+        await self._run(_outbox.retry_notice, key, utc(due), error, count)
+
+    async def bury_notice(self, key: str, *, error: str) -> None:
+        await self._run(_outbox.bury_notice, key, error, self._now())
+
+    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
+        return await self._run(_outbox.notice_counts, platform)
+
+    async def prune_notices(self, before: datetime) -> int:
+        return await self._run(_outbox.prune_notices, utc(before))
