@@ -1,4 +1,5 @@
-"""The storage additions for puzzles: per-player progress (migration 4) and recent posts."""
+"""The storage additions for puzzles: per-player progress (migration 4) and recent posts,
+on each backend (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from storage import NotFound, open_storage
 from storage.migrate import latest_version
 
 from .support import FLOW_PUZZLES, MATE1, MATE2
+
+
+@pytest.fixture
+async def storage(database, clock):
+    async with await open_storage(database, clock=clock.now) as opened:
+        yield opened
 
 
 @pytest.fixture

@@ -1,4 +1,9 @@
-"""Fixtures for the storage tests: real SQLite files in a temp dir and a fake clock."""
+"""Fixtures for the storage tests: a real database on each backend in turn (a SQLite file in
+a temp dir, a fresh PostgreSQL database) and a fake clock.
+
+A test that takes `storage` or `database` runs once per backend; on SQLite the file is
+`db_path`, which the tests about SQLite files look at (those run on SQLite alone, see
+storage_helpers.sqlite_only)."""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from storage import Game, NewGame, Player, Seat, SqliteStorage, open_storage
+from storage import Game, NewGame, Player, Seat, Storage, open_storage
 
+from ..conftest import BACKENDS
+from ..pgserver import PgServer
 from .storage_helpers import START_FEN, FakeClock, MakeGame
 
 
@@ -22,24 +29,33 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "makruk.db"
 
 
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """Where the test's database lives: `db_path` on SQLite, a new database on PostgreSQL."""
+    if request.param == "sqlite":
+        return str(db_path)
+    server: PgServer = request.getfixturevalue("pg_server")
+    return await server.new_database()
+
+
 @pytest.fixture
-async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteStorage]:
-    async with await open_storage(db_path, clock=clock) as opened:
+async def storage(database: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    async with await open_storage(database, clock=clock) as opened:
         yield opened
 
 
 @pytest.fixture
-async def alice(storage: SqliteStorage) -> Player:
+async def alice(storage: Storage) -> Player:
     return await storage.get_or_create_player("discord", "100", "Alice")
 
 
 @pytest.fixture
-async def bob(storage: SqliteStorage) -> Player:
+async def bob(storage: Storage) -> Player:
     return await storage.get_or_create_player("discord", "200", "Bob")
 
 
 @pytest.fixture
-def make_game(storage: SqliteStorage, alice: Player, bob: Player) -> MakeGame:
+def make_game(storage: Storage, alice: Player, bob: Player) -> MakeGame:
     """Creates an active Alice (White) vs Bob game; keyword arguments override NewGame."""
 
     async def make(**overrides: object) -> Game:

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from storage import Game
+
+# For a test about SQLite itself (its file, its lock): `database` and `storage` on SQLite only.
+sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+# For a test about PostgreSQL itself.
+postgres_only = pytest.mark.parametrize("database", ["postgres"], indirect=True)
+
+# A value that is not JSON refused: SQLite's CHECK (json_valid(...)), PostgreSQL's json type.
+NOT_JSON = r"CHECK constraint|invalid input syntax for type json"
 
 START_FEN = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w 0 1"
 

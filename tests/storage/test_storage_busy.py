@@ -1,15 +1,19 @@
-"""A database locked by another writer: StorageBusy after the busy timeout, nothing changed."""
+"""A database locked by another writer: StorageBusy after the busy timeout, nothing changed.
+
+On SQLite another connection holds the file's write lock; on PostgreSQL another transaction
+holds locks on the tables that only readers may share."""
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import date
 from datetime import time as clock_time
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from storage import (
@@ -18,37 +22,52 @@ from storage import (
     NewMove,
     NewNotice,
     NoticeCounts,
+    PostgresStorage,
     Puzzle,
     SqliteStorage,
+    Storage,
     StorageBusy,
     StorageError,
+    is_database_url,
     migrate,
     open_storage,
 )
+from storage.postgres import migrate as pg_migrate
 
-from .storage_helpers import FakeClock, MakeGame
+from .storage_helpers import FakeClock, MakeGame, postgres_only, sqlite_only
 
 SHORT_MS = 100
+# Every table a write of the test below touches.
+WRITTEN_TABLES = "games, moves, outbox, players, puzzle_posts, subscriptions, channel_settings"
 
 
-@contextmanager
-def write_locked(path: Path) -> Iterator[None]:
-    """Another process's writer holding the file's write lock."""
-    other = sqlite3.connect(path, isolation_level=None)
+@asynccontextmanager
+async def write_locked(database: str) -> AsyncIterator[None]:
+    """Another process's writer holding the database's write lock(s); readers may go on."""
+    if is_database_url(database):
+        other = await asyncpg.connect(database)
+        try:
+            async with other.transaction():
+                await other.execute(f"LOCK TABLE {WRITTEN_TABLES} IN EXCLUSIVE MODE")
+                yield
+        finally:
+            await other.close()
+        return
+    conn = sqlite3.connect(database, isolation_level=None)
     try:
-        other.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         yield
-        other.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
     finally:
-        other.close()
+        conn.close()
 
 
 @pytest.fixture
 async def impatient(
-    storage: SqliteStorage, db_path: Path, clock: FakeClock
-) -> AsyncIterator[SqliteStorage]:
-    """A second storage on the same (migrated) file that waits only SHORT_MS for a lock."""
-    async with await open_storage(db_path, clock=clock, busy_timeout_ms=SHORT_MS) as opened:
+    storage: Storage, database: str, clock: FakeClock
+) -> AsyncIterator[Storage]:
+    """A second storage on the same (migrated) database that waits only SHORT_MS for a lock."""
+    async with await open_storage(database, clock=clock, busy_timeout_ms=SHORT_MS) as opened:
         yield opened
 
 
@@ -59,7 +78,7 @@ def test_storage_busy_is_a_storage_error_that_says_to_try_again() -> None:
 
 
 async def test_a_locked_database_raises_storage_busy_and_changes_nothing(
-    impatient: SqliteStorage, storage: SqliteStorage, db_path: Path, make_game: MakeGame
+    impatient: Storage, storage: Storage, database: str, make_game: MakeGame
 ) -> None:
     game = await make_game()
     notice = NewNotice("discord", "chan-1", "n1", "bot_move", "{}")
@@ -77,13 +96,13 @@ async def test_a_locked_database_raises_storage_busy_and_changes_nothing(
         impatient.set_channel_settings(ChannelSettings("discord", "chan-1", push_notices=False)),
         impatient.get_or_create_player("discord", "999", "Newcomer"),
     ]
-    with write_locked(db_path):
+    async with write_locked(database):
         for write in writes:
             started = time.monotonic()
             with pytest.raises(StorageBusy, match="try again"):
                 await write
             assert time.monotonic() - started >= SHORT_MS / 1000 * 0.9  # it did wait
-        # Readers are not blocked by a writer (WAL).
+        # Readers are not blocked by a writer (WAL; MVCC).
         assert await impatient.get_game(game.id) == game
 
     assert await storage.get_game(game.id) == game
@@ -105,8 +124,9 @@ async def test_a_migration_blocked_by_a_lock_is_busy_and_leaves_the_file_as_it_w
     conn.execute("PRAGMA journal_mode = WAL")
     migrate.upgrade(conn, str(db_path), target=migrate.latest_version() - 1)
     conn.close()
-    with write_locked(db_path), pytest.raises(StorageBusy):
-        await open_storage(db_path, busy_timeout_ms=SHORT_MS)
+    async with write_locked(str(db_path)):
+        with pytest.raises(StorageBusy):
+            await open_storage(db_path, busy_timeout_ms=SHORT_MS)
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == migrate.latest_version() - 1
     conn.close()
@@ -114,6 +134,30 @@ async def test_a_migration_blocked_by_a_lock_is_busy_and_leaves_the_file_as_it_w
         pass
 
 
+async def test_a_migration_waiting_for_another_process_is_busy_and_changes_nothing(
+    pg_url: str,
+) -> None:
+    """Another process upgrading the schema holds the migration lock for longer than we wait."""
+    other = await asyncpg.connect(pg_url)
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", pg_migrate.MIGRATION_LOCK)
+        with pytest.raises(StorageBusy):
+            await open_storage(pg_url, busy_timeout_ms=SHORT_MS)
+        assert await other.fetchval("SELECT to_regclass('schema_version')") is None
+        await other.execute("SELECT pg_advisory_unlock($1)", pg_migrate.MIGRATION_LOCK)
+    finally:
+        await other.close()
+    async with await open_storage(pg_url):
+        pass
+
+
+@sqlite_only
 async def test_the_default_busy_timeout_stays_five_seconds(storage: SqliteStorage) -> None:
     cursor = await storage._db.execute("PRAGMA busy_timeout")
     assert await cursor.fetchone() == (5000,)
+
+
+@postgres_only
+async def test_the_default_lock_timeout_is_five_seconds(storage: PostgresStorage) -> None:
+    async with storage._pool.acquire() as conn:
+        assert await conn.fetchval("SHOW lock_timeout") == "5s"

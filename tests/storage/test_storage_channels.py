@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
-from storage import ChannelSettings, SqliteStorage, open_storage
+from storage import ChannelSettings, Storage, open_storage
 
 from .storage_helpers import FakeClock
 
 
-async def test_settings_default_to_none_everywhere(storage: SqliteStorage) -> None:
+async def test_settings_default_to_none_everywhere(storage: Storage) -> None:
     expected = ChannelSettings("line", "Cgroup")
     assert await storage.get_channel_settings("line", "Cgroup") == expected
 
 
-async def test_settings_are_stored_and_replaced(storage: SqliteStorage) -> None:
+async def test_settings_are_stored_and_replaced(storage: Storage) -> None:
     chosen = ChannelSettings(
         "discord",
         "chan-1",
@@ -37,7 +36,7 @@ async def test_settings_are_stored_and_replaced(storage: SqliteStorage) -> None:
     )
 
 
-async def test_pushed_notices_can_be_turned_off_and_on(storage: SqliteStorage) -> None:
+async def test_pushed_notices_can_be_turned_off_and_on(storage: Storage) -> None:
     off = ChannelSettings("line", "Cgroup", "th", push_notices=False)
     await storage.set_channel_settings(off)
     assert await storage.get_channel_settings("line", "Cgroup") == off
@@ -49,16 +48,16 @@ async def test_pushed_notices_can_be_turned_off_and_on(storage: SqliteStorage) -
 
 
 async def test_event_ids_are_new_once_even_across_restarts(
-    storage: SqliteStorage, db_path: Path, clock: FakeClock
+    storage: Storage, database: str, clock: FakeClock
 ) -> None:
     assert await storage.mark_event_processed("evt-1") is True
     assert await storage.mark_event_processed("evt-1") is False
-    async with await open_storage(db_path, clock=clock) as restarted:
+    async with await open_storage(database, clock=clock) as restarted:
         assert await restarted.mark_event_processed("evt-1") is False
         assert await restarted.mark_event_processed("evt-2") is True
 
 
-async def test_prune_events_forgets_old_ids(storage: SqliteStorage, clock: FakeClock) -> None:
+async def test_prune_events_forgets_old_ids(storage: Storage, clock: FakeClock) -> None:
     await storage.mark_event_processed("old")
     clock.advance(3600)
     await storage.mark_event_processed("new")

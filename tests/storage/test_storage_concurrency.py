@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from pathlib import Path
 
 from storage import (
     ChannelBusy,
@@ -14,7 +13,7 @@ from storage import (
     NewMove,
     Player,
     Seat,
-    SqliteStorage,
+    Storage,
     VersionConflict,
     open_storage,
 )
@@ -34,7 +33,7 @@ def winners_and_conflicts(
 
 
 async def test_fifty_appends_on_one_version_one_storage(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     game = await make_game()
     results = await asyncio.gather(
@@ -51,11 +50,11 @@ async def test_fifty_appends_on_one_version_one_storage(
     assert stored == winners[0] and len(stored.moves) == 1 and stored.version == 2
 
 
-async def test_fifty_appends_on_one_version_two_storages_on_one_file(
-    storage: SqliteStorage, make_game: MakeGame, db_path: Path, clock: FakeClock
+async def test_fifty_appends_on_one_version_two_storages_on_one_database(
+    storage: Storage, make_game: MakeGame, database: str, clock: FakeClock
 ) -> None:
     game = await make_game()
-    async with await open_storage(db_path, clock=clock) as other:
+    async with await open_storage(database, clock=clock) as other:
         for round_ in range(5):
             results = await asyncio.gather(
                 *(
@@ -78,10 +77,10 @@ async def test_fifty_appends_on_one_version_two_storages_on_one_file(
 
 
 async def test_racing_moves_and_a_resignation(
-    storage: SqliteStorage, make_game: MakeGame, db_path: Path, clock: FakeClock
+    storage: Storage, make_game: MakeGame, database: str, clock: FakeClock
 ) -> None:
     game = await make_game()
-    async with await open_storage(db_path, clock=clock) as other:
+    async with await open_storage(database, clock=clock) as other:
         results = await asyncio.gather(
             storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w")),
             other.update_game(
@@ -99,9 +98,9 @@ async def test_racing_moves_and_a_resignation(
 
 
 async def test_racing_challenges_in_one_channel(
-    storage: SqliteStorage, alice: Player, bob: Player, db_path: Path, clock: FakeClock
+    storage: Storage, alice: Player, bob: Player, database: str, clock: FakeClock
 ) -> None:
-    async with await open_storage(db_path, clock=clock) as other:
+    async with await open_storage(database, clock=clock) as other:
 
         async def attempt(i: int) -> Game:
             return await (storage if i % 2 else other).create_game(

@@ -18,12 +18,12 @@ from storage import (
     Puzzle,
     PuzzleAlreadyPosted,
     Seat,
-    SqliteStorage,
+    Storage,
     StorageError,
     VersionConflict,
 )
 
-from .storage_helpers import START_FEN, FakeClock, MakeGame
+from .storage_helpers import NOT_JSON, START_FEN, FakeClock, MakeGame
 
 
 def notice(key: str, channel: str = "chan-1", **fields: object) -> NewNotice:
@@ -33,11 +33,11 @@ def notice(key: str, channel: str = "chan-1", **fields: object) -> NewNotice:
     return NewNotice(**values)  # type: ignore[arg-type]
 
 
-async def keys_due(storage: SqliteStorage, clock: FakeClock, platform: str = "discord") -> list[str]:
+async def keys_due(storage: Storage, clock: FakeClock, platform: str = "discord") -> list[str]:
     return [n.key for n in await storage.due_notices(platform, clock.now)]  # type: ignore[arg-type]
 
 
-async def pending_keys(storage: SqliteStorage, channel: str = "chan-1") -> list[str]:
+async def pending_keys(storage: Storage, channel: str = "chan-1") -> list[str]:
     return [n.key for n in await storage.pending_notices("discord", channel)]
 
 
@@ -54,7 +54,7 @@ def test_a_notice_key_has_one_to_25_characters() -> None:
 # Stored with the change, or not at all
 
 
-async def test_a_notice_is_stored_with_its_fields(storage: SqliteStorage, clock: FakeClock) -> None:
+async def test_a_notice_is_stored_with_its_fields(storage: Storage, clock: FakeClock) -> None:
     bangkok = timezone(timedelta(hours=7))
     later = (clock.now + timedelta(minutes=5)).astimezone(bangkok)
     await storage.add_notices([notice("now"), notice("later", kind="reminder", due=later, push=False)])
@@ -69,7 +69,7 @@ async def test_a_notice_is_stored_with_its_fields(storage: SqliteStorage, clock:
 
 
 async def test_create_game_stores_its_notices_and_none_when_the_channel_is_busy(
-    storage: SqliteStorage, alice: Player, bob: Player
+    storage: Storage, alice: Player, bob: Player
 ) -> None:
     new = NewGame(platform="discord", channel="chan-2", white=Seat.human(alice.id),
                   black=Seat.human(bob.id), start_fen=START_FEN, promotion="forced",
@@ -82,7 +82,7 @@ async def test_create_game_stores_its_notices_and_none_when_the_channel_is_busy(
 
 
 async def test_append_move_stores_notices_and_none_when_the_cas_fails(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     game = await make_game()
     moved = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"),
@@ -96,7 +96,7 @@ async def test_append_move_stores_notices_and_none_when_the_cas_fails(
 
 
 async def test_update_game_stores_notices_and_none_when_the_cas_fails(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     game = await make_game()
     ended = await storage.update_game(
@@ -111,7 +111,7 @@ async def test_update_game_stores_notices_and_none_when_the_cas_fails(
 
 
 async def test_update_game_refused_by_the_channel_index_stores_no_notice(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     ended = await make_game(channel="chan-1")
     ended = await storage.update_game(ended.id, ended.version, GameChanges(status="aborted"))
@@ -123,7 +123,7 @@ async def test_update_game_refused_by_the_channel_index_stores_no_notice(
 
 
 async def test_undo_moves_stores_notices_and_none_when_the_cas_fails(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     game = await make_game()
     game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
@@ -135,10 +135,10 @@ async def test_undo_moves_stores_notices_and_none_when_the_cas_fails(
 
 
 async def test_a_notice_that_cannot_be_stored_takes_its_move_with_it(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     game = await make_game()
-    with pytest.raises(StorageError, match="CHECK"):
+    with pytest.raises(StorageError, match=NOT_JSON):
         await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"),
                                   notices=[notice("ok"), notice("bad", payload="{not json")])
     assert await storage.get_game(game.id) == game
@@ -146,7 +146,7 @@ async def test_a_notice_that_cannot_be_stored_takes_its_move_with_it(
 
 
 async def test_record_post_stores_notices_only_when_the_post_is_recorded(
-    storage: SqliteStorage,
+    storage: Storage,
 ) -> None:
     day = date(2026, 11, 30)
     await storage.upsert_puzzles([Puzzle("p1", "fen", ("e3e4",)), Puzzle("p2", "fen", ("e3e4",))])
@@ -159,7 +159,7 @@ async def test_record_post_stores_notices_only_when_the_post_is_recorded(
     assert await pending_keys(storage) == ["daily-1"]
 
 
-async def test_add_notices_ignores_a_key_it_has(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_add_notices_ignores_a_key_it_has(storage: Storage, make_game: MakeGame) -> None:
     await storage.add_notices([notice("reply-1", payload='{"v":1}')])
     await storage.add_notices([notice("reply-1", payload='{"v":2}'), notice("reply-2")])
     game = await make_game()
@@ -175,7 +175,7 @@ async def test_add_notices_ignores_a_key_it_has(storage: SqliteStorage, make_gam
 
 
 async def test_due_notices_are_pushed_notices_whose_time_has_come(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([
         notice("a", "A"),
@@ -192,7 +192,7 @@ async def test_due_notices_are_pushed_notices_whose_time_has_come(
 
 
 async def test_a_later_notice_never_overtakes_an_earlier_one_of_its_chat(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([notice("a1", "A"), notice("b1", "B"), notice("a2", "A")])
     assert await keys_due(storage, clock) == ["a1", "b1"]
@@ -209,7 +209,7 @@ async def test_a_later_notice_never_overtakes_an_earlier_one_of_its_chat(
 
 
 async def test_only_waiting_pushed_notices_hold_a_chat_back(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([
         notice("reply-only", "A", push=False),
@@ -225,7 +225,7 @@ async def test_only_waiting_pushed_notices_hold_a_chat_back(
 
 
 async def test_pending_notices_are_a_chats_unsent_live_notices_whatever_push_and_due(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([
         notice("sent"),
@@ -241,7 +241,7 @@ async def test_pending_notices_are_a_chats_unsent_live_notices_whatever_push_and
 
 
 async def test_mark_notices_sent_is_idempotent_and_ignores_unknown_keys(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([notice("a"), notice("b")])
     await storage.mark_notices_sent(["a", "nobody"])
@@ -254,7 +254,7 @@ async def test_mark_notices_sent_is_idempotent_and_ignores_unknown_keys(
     assert await storage.prune_notices(first + timedelta(microseconds=1)) == 1
 
 
-async def test_retry_counts_tries_unless_told_not_to(storage: SqliteStorage, clock: FakeClock) -> None:
+async def test_retry_counts_tries_unless_told_not_to(storage: Storage, clock: FakeClock) -> None:
     await storage.add_notices([notice("a")])
     await storage.retry_notice("a", due=clock.now + timedelta(seconds=5), error="timeout")
     await storage.retry_notice("a", due=clock.now + timedelta(seconds=10), error="HTTP 500")
@@ -265,7 +265,7 @@ async def test_retry_counts_tries_unless_told_not_to(storage: SqliteStorage, clo
 
 
 async def test_a_buried_notice_is_kept_counted_and_never_pushed(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([notice("a"), notice("b"), notice("c", platform="line")])
     await storage.retry_notice("a", due=clock.now, error="HTTP 500")
@@ -287,7 +287,7 @@ async def test_a_buried_notice_is_kept_counted_and_never_pushed(
 
 
 async def test_a_dead_notice_delivered_after_all_counts_as_sent(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([notice("a")])
     (carried,) = await storage.pending_notices("discord", "chan-1")  # a reply takes it along
@@ -297,7 +297,7 @@ async def test_a_dead_notice_delivered_after_all_counts_as_sent(
 
 
 async def test_prune_deletes_only_notices_sent_before_the_time(
-    storage: SqliteStorage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     await storage.add_notices([notice("old"), notice("new"), notice("pending"), notice("dead")])
     await storage.mark_notices_sent(["old"])

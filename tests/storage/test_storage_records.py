@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 import inspect
 from datetime import UTC, date, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,9 @@ from storage import (
     NO_CHANGES,
     GameChanges,
     NewGame,
+    NewNotice,
+    NoticeCounts,
+    PostgresStorage,
     Seat,
     SqliteStorage,
     Storage,
@@ -70,11 +72,12 @@ def test_streak_is_alive_today_and_tomorrow_only() -> None:
     assert Streak("line", "C1", 7).current_on(date(2026, 12, 2)) == 0
 
 
-def test_the_sqlite_storage_implements_the_whole_interface() -> None:
+@pytest.mark.parametrize("backend", [SqliteStorage, PostgresStorage])
+def test_each_backend_implements_the_whole_interface(backend: type[Storage]) -> None:
     abstract = set(Storage.__abstractmethods__)
-    assert abstract and not SqliteStorage.__abstractmethods__
+    assert abstract and not backend.__abstractmethods__
     for name in abstract:
-        assert inspect.signature(getattr(SqliteStorage, name)) == inspect.signature(
+        assert inspect.signature(getattr(backend, name)) == inspect.signature(
             getattr(Storage, name)
         ), name
 
@@ -84,14 +87,20 @@ def test_package_exports_what_it_lists() -> None:
         assert hasattr(storage, name), name
 
 
-async def test_naive_times_are_refused(storage: SqliteStorage) -> None:
+async def test_naive_times_are_refused(storage: Storage) -> None:
+    naive = datetime(2026, 11, 30, 9, 0)
     with pytest.raises(ValueError, match="naive"):
-        await storage.due_deadlines(datetime(2026, 11, 30, 9, 0))
+        await storage.due_deadlines(naive)
+    with pytest.raises(ValueError, match="naive"):
+        await storage.claim(["game:1"], "a", until=naive)
+    with pytest.raises(ValueError, match="naive"):
+        await storage.add_notices([NewNotice("console", "c", "k", "reply", "{}", due=naive)])
+    assert await storage.notice_counts() == NoticeCounts(pending=0, dead=0)
 
 
-async def test_times_come_back_in_utc(db_path: Path) -> None:
+async def test_times_come_back_in_utc(database: str) -> None:
     bangkok = datetime(2026, 11, 30, 23, 0, tzinfo=timezone(timedelta(hours=7)))
-    async with await open_storage(db_path, clock=lambda: bangkok) as opened:
+    async with await open_storage(database, clock=lambda: bangkok) as opened:
         player = await opened.get_or_create_player("console", "me", "Me")
     assert player.created == bangkok
     assert player.created.tzinfo == UTC and player.created.hour == 16
