@@ -78,6 +78,7 @@ async def open_storage(
             max_size=max(1, pool_size),
             timeout=CONNECT_TIMEOUT_S,
             server_settings={"lock_timeout": f"{wait_ms}ms", "application_name": "makruk-bot"},
+            reset=_keep_session,
         )
     except DATABASE_ERRORS as error:
         raise StorageError(f"cannot connect to {where}: {storage_error(error)}") from error
@@ -88,6 +89,12 @@ async def open_storage(
         await pool.close()
         raise
     return storage
+
+
+async def _keep_session(conn: Connection) -> None:
+    """What a connection going back to the pool needs undone: nothing. Calls set no session
+    state (no SET, LISTEN or session-level lock), and asyncpg rolls back a transaction a
+    cancelled call left open before this runs. The default reset costs a round trip per call."""
 
 
 class PostgresStorage(Storage):

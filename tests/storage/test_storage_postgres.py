@@ -13,6 +13,7 @@ import asyncpg
 import pytest
 
 from storage import (
+    GameChanges,
     IncompatibleDatabase,
     NewGame,
     NewMove,
@@ -314,3 +315,27 @@ async def test_moves_race_across_pools_without_a_move_cache(pg_url: str, clock: 
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_move_is_one_round_trip(pg_url: str, clock: FakeClock) -> None:
+    """The usual move (its game's moves cached) is one statement, with its changes and notice,
+    and a connection goes back to the pool without a reset query."""
+    async with await open_storage(pg_url, clock=clock, pool_size=1) as storage:
+        assert isinstance(storage, PostgresStorage)
+        me = await storage.get_or_create_player("console", "me", "Me")
+        game = await storage.create_game(NewGame(
+            platform="console", channel="tty", white=Seat.human(me.id), black=Seat.engine(1),
+            start_fen=START_FEN, promotion="forced", perpetual="forbid", move_seconds=0,
+            status="active",
+        ))
+        game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"),
+                                         notices=[notice("warm-up", "tty")])
+        queries: list[str] = []
+        async with storage._pool.acquire() as conn:
+            conn.add_query_logger(lambda record: queries.append(record.query))
+        changes = GameChanges(deadline=clock.now, draw_offer=None)
+        game = await storage.append_move(game.id, game.version, NewMove("d6d5", "d5", "b"), changes,
+                                         notices=[notice("bot-move", "tty")])
+        assert len(queries) == 1, queries
+        assert await storage.active_game("console", "tty") == game
+        assert len(queries) == 2, queries
