@@ -71,9 +71,13 @@ async def update_ratings(
 async def apply_ratings(
     conn: Connection, updates: Sequence[RatingUpdate], now: datetime
 ) -> list[Player]:
-    """Apply rating updates inside the caller's transaction (CAS on games_played)."""
-    players = []
-    for update in updates:
+    """Apply rating updates inside the caller's transaction (CAS on games_played); the
+    players in the order of `updates`."""
+    players: dict[int, Player] = {}
+    # Rows are locked in player id order, so two games finishing at once for the same two
+    # players cannot deadlock.
+    for index in sorted(range(len(updates)), key=lambda i: updates[i].player_id):
+        update = updates[index]
         row = await conn.fetchrow(
             f"""UPDATE players SET rating = $3, deviation = $4, volatility = $5,
                     games_played = games_played + 1, updated = $6
@@ -88,8 +92,8 @@ async def apply_ratings(
                 f"rating of player {update.player_id}", update.expected_games,
                 current.games_played,
             )
-        players.append(player_from_row(row, NATIVE))
-    return players
+        players[index] = player_from_row(row, NATIVE)
+    return [players[index] for index in range(len(updates))]
 
 
 async def top_players(
