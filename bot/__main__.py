@@ -3,6 +3,7 @@
     makruk-bot                  Discord and/or LINE when their tokens are set, else the console
     makruk-bot console [--db PATH] [--lang en|th|ja] [--json] [--images DIR]
     makruk-bot discord ...      makruk-bot line ...      makruk-bot puzzles ...
+    makruk-bot migrate-data --from PATH --to postgresql://...   move a community to PostgreSQL
 
 Each platform's subcommand lives in its own module with two functions:
 ``add_parser(subparsers)`` and ``async main(settings, args) -> int``.
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "console":
             return asyncio.run(_console(settings, args))
+        if args.command == "migrate-data":
+            return asyncio.run(_migrate_data(args))
         if args.command in plugins:
             return asyncio.run(plugins[args.command].main(settings, args))
         return asyncio.run(_default(settings, plugins))
@@ -97,9 +100,22 @@ def _parser(plugins: dict) -> argparse.ArgumentParser:
     console.add_argument("--images", type=Path, help="save board images in this folder")
     console.add_argument("--metrics-port", type=int, metavar="PORT",
                          help="serve /healthz and /metrics on this port (docs/operations.md)")
+    migrate = commands.add_parser("migrate-data", help="copy a SQLite database into PostgreSQL (docs/deploy.md)")
+    migrate.add_argument("--from", dest="source", required=True, metavar="PATH", help="the SQLite database file")
+    migrate.add_argument("--to", dest="target", required=True, metavar="URL", help="a postgresql:// URL")
     for plugin in plugins.values():
         plugin.add_parser(commands)
     return parser
+
+
+async def _migrate_data(args) -> int:
+    """Copies everything; run again, it brings the target up to date and copies nothing twice."""
+    from storage.transfer import transfer
+
+    report = await transfer(args.source, args.target)  # a TransferError is a StorageError: main says it
+    print("\n".join(report.lines()))
+    print(f"copied {report.copied} rows; every table of the target holds at least the source's rows")
+    return 0
 
 
 async def _console(settings: Settings, args) -> int:

@@ -57,7 +57,8 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
     clock = clock or SystemClock()
     storage = await open_storage(settings.database, clock=clock.now)
     own_engine = make_engine(settings, metrics=metrics) if engine is None else None
-    claims = Claims(storage, clock)  # scheduled work, shared with other processes of the database
+    # Scheduled work, shared with the other processes of the database, each piece claimed by one.
+    claims = Claims(storage, clock, counter=metrics.claimed)
     try:
         puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render, claims=claims)
         games = GameService(storage, settings, clock=clock, engine=engine or own_engine, render=render,

@@ -92,8 +92,8 @@ class Metrics:
     def database_answered(self, up: bool) -> None:
         self.database_up.set(1 if up else 0)
 
-    def claimed(self, kind: str) -> None:
-        self.scheduler_claims.labels(kind).inc()
+    def claimed(self, kind: str, count: int = 1) -> None:
+        self.scheduler_claims.labels(kind).inc(count)
 
     def value(self, name: str, **labels: str) -> float:
         """A sample's value now (0 when it has none yet), e.g. ``value("makruk_moves_total",

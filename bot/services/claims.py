@@ -31,23 +31,21 @@ log = logging.getLogger(__name__)
 LEASE: Final = timedelta(minutes=2)  # how long a dead process's work waits to be taken over
 
 
-def process_holder() -> str:
-    """A name for this process among those sharing the database: host, pid and a nonce (pids
-    are reused after a restart, and the old claims must not look like ours)."""
+def new_holder() -> str:
+    """A name for one app among those sharing the database: host, pid and a nonce (pids are
+    reused after a restart, and the old claims must not look like ours; two apps in one
+    process, as in the tests, are two holders)."""
     return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
-
-
-HOLDER: Final = process_holder()
 
 Counter = Callable[[str, int], None]  # (kind, how many claimed): for the metrics
 
 
 class Claims:
-    def __init__(self, storage: Storage, clock: Clock, *, holder: str = HOLDER, lease: timedelta = LEASE,
+    def __init__(self, storage: Storage, clock: Clock, *, holder: str | None = None, lease: timedelta = LEASE,
                  counter: Counter | None = None) -> None:
         self.storage = storage
         self.clock = clock
-        self.holder = holder
+        self.holder = holder or new_holder()
         self.lease = lease
         self.counter = counter
 

@@ -1,0 +1,82 @@
+"""Two LINE servers behind one load balancer, on one database: LINE may send any chat's next
+webhook to either. They play one game between them, and a redelivery to the other server is
+applied once. (Each server has its own app, storage connection, caches and locks, as a
+separate process would.)"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+
+import aiohttp
+import pytest
+
+from bot.adapters.line.main import LineDoor
+from bot.app import open_app
+from bot.config import Settings, with_database
+from bot.engines import RandomMover
+
+from ..line.support import (
+    ALICE,
+    BOB,
+    GROUP,
+    SECRET,
+    TOKEN,
+    Harness,
+    free_socket,
+    payload,
+    source,
+    text_event,
+    texts,
+)
+
+
+@pytest.fixture
+async def servers(database, fake_line, clock, tmp_path, monkeypatch) -> AsyncIterator[tuple[Harness, Harness]]:
+    monkeypatch.chdir(tmp_path)  # each server's picture cache lives beside it
+    async with AsyncExitStack() as stack, aiohttp.ClientSession() as http:
+        harnesses = []
+        for name in ("a", "b"):
+            sock = free_socket()
+            port = sock.getsockname()[1]
+            settings = with_database(Settings(
+                database_path=tmp_path / name / "unused.db", line_channel_secret=SECRET,
+                line_channel_access_token=TOKEN, public_base_url=f"http://127.0.0.1:{port}",
+                line_api_base_url=fake_line.url, line_language="th"), database)
+            app = await stack.enter_async_context(open_app(settings, clock=clock, engine=RandomMover(seed=1)))
+            door = await stack.enter_async_context(LineDoor(settings, app, scheduler_interval=3600))
+            await door.listen(sock=sock)
+            await door.caught_up.wait()
+            harnesses.append(Harness(f"http://127.0.0.1:{port}", door, fake_line, http, tmp_path, app=app,
+                                     clock=clock))
+        yield harnesses[0], harnesses[1]
+
+
+async def test_a_game_whose_messages_alternate_between_two_servers(servers) -> None:
+    a, b = servers
+    assert texts(await a.say(ALICE, "/เริ่ม", group=GROUP)).startswith("Alice")
+    assert "Alice (ขาว) พบ Bob Builder (ดำ)" in texts(await b.say(BOB, "รับ", group=GROUP))
+    plies = [("e3e4", a, ALICE), ("d6d5", b, BOB), ("e4d5", a, ALICE), ("e6e5", b, BOB)]
+    for uci, server, who in plies:
+        answer = texts(await server.say(who, uci, group=GROUP))
+        assert "เดิน" in answer, answer
+    # A stale view cannot win on the other server: a's cached board is behind b's last move.
+    not_yours = a.app.games.catalog.text("th", "error.not_your_turn")
+    assert texts(await a.say(BOB, "f6f5", group=GROUP)) == not_yours
+    for server in (a, b):
+        game = await server.app.storage.active_game("line", f"group:{GROUP}")
+        assert game is not None and [m.uci for m in game.moves] == [uci for uci, _, _ in plies]
+
+
+async def test_a_webhook_redelivered_to_the_other_server_is_applied_once(servers) -> None:
+    a, b = servers
+    await a.say(ALICE, "/เริ่ม", group=GROUP)
+    await b.say(BOB, "รับ", group=GROUP)
+    move = text_event("e3e4", source(ALICE, group=GROUP))
+    replies_before = len(a.fake.replies)
+    assert await a.post(payload(move)) == 200
+    again = {**move, "deliveryContext": {"isRedelivery": True}}
+    assert await b.post(payload(again)) == 200
+    game = await b.app.storage.active_game("line", f"group:{GROUP}")
+    assert game is not None and [m.uci for m in game.moves] == ["e3e4"]
+    assert len(a.fake.replies) == replies_before + 1  # one answer, from the server that took it first
