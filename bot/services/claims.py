@@ -50,21 +50,63 @@ class Claims:
         self.counter = counter
 
     @asynccontextmanager
-    async def hold(self, kind: str, names: Iterable[str]) -> AsyncIterator[set[str]]:
-        """Claims ``kind:name`` for each name; yields the names this process now holds, and
-        gives them back at the end (also on an error: then another process may retry them)."""
-        wanted = {f"{kind}:{name}": name for name in names}
-        if not wanted:
-            yield set()
-            return
-        held = await self.storage.claim(list(wanted), self.holder, until=self.clock.now() + self.lease)
-        if self.counter is not None:
-            self.counter(kind, len(held))
+    async def hold(self, kind: str, names: Iterable[str]) -> AsyncIterator[Held]:
+        """Claims ``kind:name`` for each name; yields what this process now holds, and gives it
+        back at the end (also on an error: then another process may retry the work)."""
+        held = Held(self, kind, names)
+        await held.take()
         try:
-            yield {wanted[key] for key in held}
+            yield held
         finally:
-            try:
-                await self.storage.release(sorted(held), self.holder)
-            except Exception:
-                log.warning("could not give back %d %s claims; they run out in %s", len(held), kind, self.lease,
-                            exc_info=True)
+            await held.give_back()
+
+
+class Held:
+    """The claims one ``Claims.hold`` got. Ask ``keep(name)`` before each piece of work: past
+    half the lease it extends the claims, so that long work is not taken over while it runs,
+    and it says whether the claim is still this process's."""
+
+    def __init__(self, claims: Claims, kind: str, names: Iterable[str]) -> None:
+        self._claims = claims
+        self._kind = kind
+        self._keys = {f"{kind}:{name}": name for name in names}
+        self._held: set[str] = set()
+        self._since = claims.clock.now()
+
+    def __contains__(self, name: object) -> bool:
+        return f"{self._kind}:{name}" in self._held
+
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
+    @property
+    def names(self) -> set[str]:
+        return {self._keys[key] for key in self._held}
+
+    async def keep(self, name: str) -> bool:
+        claims = self._claims
+        now = claims.clock.now()
+        if self._held and now - self._since >= claims.lease / 2:
+            self._held = await claims.storage.claim(sorted(self._held), claims.holder, until=now + claims.lease)
+            self._since = now
+        return name in self
+
+    async def take(self) -> None:
+        if not self._keys:
+            return
+        claims = self._claims
+        self._since = claims.clock.now()
+        self._held = await claims.storage.claim(list(self._keys), claims.holder, until=self._since + claims.lease)
+        if claims.counter is not None:
+            claims.counter(self._kind, len(self._held))
+
+    async def give_back(self) -> None:
+        if not self._held:
+            return
+        claims = self._claims
+        try:
+            await claims.storage.release(sorted(self._held), claims.holder)
+        except Exception:
+            log.warning("could not give back %d %s claims; they run out in %s", len(self._held), self._kind,
+                        claims.lease, exc_info=True)
+        self._held = set()

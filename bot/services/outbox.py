@@ -24,7 +24,7 @@ from storage.records import NewNotice
 
 from ..clock import Clock
 from ..messages import Notice, Platform, Reply
-from .claims import Claims
+from .claims import Claims, Held
 
 if TYPE_CHECKING:
     from storage import Storage
@@ -122,11 +122,13 @@ class Outbox:
                 return 0  # other processes are delivering to these chats
             # Read again under the claims: another process may have delivered some meanwhile.
             rows = await self.storage.due_notices(self.platform, now, limit=limit)
-            return await self._deliver_all([row for row in rows if row.channel in chats], now)
+            return await self._deliver_all([row for row in rows if row.channel in chats], now, chats)
 
-    async def _deliver_all(self, rows: Sequence[OutboxNotice], now: datetime) -> int:
+    async def _deliver_all(self, rows: Sequence[OutboxNotice], now: datetime, chats: Held | None = None) -> int:
         delivered = 0
         for row in rows:
+            if chats is not None and not await chats.keep(row.channel):
+                continue  # the claim ran out meanwhile and another process has the chat
             if await self._deliver(row):
                 delivered += 1
             elif self._paused(now):

@@ -51,7 +51,7 @@ async def tick(table: Table, platform: Platform | None = None) -> None:
             # Other processes on the database run this too: each game goes to the one that claims it.
             async with table.claims.hold("game", [str(game.id) for game in batch]) as mine:
                 for game in batch:
-                    if str(game.id) in mine:
+                    if await mine.keep(str(game.id)):
                         await _step_safely(step, table, game)
 
 
