@@ -83,7 +83,10 @@ class Bot:
         # Closed pipes let asyncio close the process's transport now, not at garbage collection.
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.close()
-        await self.process.stdout.read()
+        try:
+            await asyncio.wait_for(self.process.stdout.read(), 60)
+        except TimeoutError:
+            raise AssertionError("a process of the killed bot lives on and holds its output") from None
 
     async def close(self) -> None:
         assert self.process.stdin is not None

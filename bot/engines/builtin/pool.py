@@ -92,7 +92,8 @@ class SearchPool:
     def _ensure(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
 
@@ -112,12 +113,13 @@ class SearchPool:
 _searcher: Searcher | None = None
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
     try:
         os.nice(WORKER_NICENESS)
     except OSError:
         pass
-    parent = os.getppid()
+    # The bot's pid comes from the bot: a worker whose bot was killed while it started has
+    # been handed to init already, and its own getppid() would watch init forever.
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
 
 
