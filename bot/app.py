@@ -60,6 +60,7 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
     # Scheduled work, shared with the other processes of the database, each piece claimed by one.
     claims = Claims(storage, clock, counter=metrics.claimed)
     try:
+        await claims.release_the_dead()
         puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render, claims=claims)
         games = GameService(storage, settings, clock=clock, engine=engine or own_engine, render=render,
                             puzzles=puzzles, metrics=metrics, claims=claims)

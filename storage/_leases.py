@@ -25,6 +25,20 @@ def claim(conn: sqlite3.Connection, names: Sequence[str], holder: str, until: st
     return held
 
 
+def lease_holders(conn: sqlite3.Connection, prefix: str, now: str) -> set[str]:
+    # substr, not LIKE: a holder's name may hold LIKE's wildcards.
+    rows = conn.execute(
+        "SELECT DISTINCT holder FROM leases WHERE substr(holder, 1, ?) = ? AND until > ?",
+        (len(prefix), prefix, now),
+    ).fetchall()
+    return {holder for (holder,) in rows}
+
+
+def release_holder(conn: sqlite3.Connection, holder: str) -> int:
+    with write_tx(conn):
+        return conn.execute("DELETE FROM leases WHERE holder = ?", (holder,)).rowcount
+
+
 def release(conn: sqlite3.Connection, names: Sequence[str], holder: str) -> None:
     if names:
         with write_tx(conn):

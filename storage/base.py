@@ -365,6 +365,14 @@ class Storage(ABC):
     async def release(self, names: Sequence[str], holder: str) -> None:
         """Give back claims `holder` holds (names it does not hold are left alone)."""
 
+    @abstractmethod
+    async def lease_holders(self, prefix: str) -> set[str]:
+        """The holders whose names start with `prefix` and who hold a claim that has not run out."""
+
+    @abstractmethod
+    async def release_holder(self, holder: str) -> int:
+        """Give back every claim `holder` holds (a process known to be dead); returns how many."""
+
     # The outbox
 
     @abstractmethod

@@ -414,6 +414,12 @@ class SqliteStorage(Storage):
     async def release(self, names: Sequence[str], holder: str) -> None:
         await self._run(_leases.release, list(names), holder)
 
+    async def lease_holders(self, prefix: str) -> set[str]:
+        return await self._run(_leases.lease_holders, prefix, self._now())
+
+    async def release_holder(self, holder: str) -> int:
+        return await self._run(_leases.release_holder, holder)
+
     # The outbox
 
     async def add_notices(self, notices: Sequence[NewNotice]) -> None:

@@ -32,10 +32,31 @@ LEASE: Final = timedelta(minutes=2)  # how long a dead process's work waits to b
 
 
 def new_holder() -> str:
-    """A name for one app among those sharing the database: host, pid and a nonce (pids are
-    reused after a restart, and the old claims must not look like ours; two apps in one
-    process, as in the tests, are two holders)."""
-    return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
+    """A name for one app among those sharing the database: where it runs (host and pid
+    namespace), its pid and a nonce (pids are reused after a restart, and the old claims must
+    not look like ours; two apps in one process, as in the tests, are two holders)."""
+    return f"{_here()}{os.getpid()}/{secrets.token_hex(3)}"
+
+
+def _here() -> str:
+    """The prefix of the holders whose pids this process can look up: same host, same pid
+    namespace (two containers may share a host name, never a pid namespace)."""
+    try:
+        namespace = os.readlink("/proc/self/ns/pid").removeprefix("pid:").strip("[]")
+    except OSError:
+        namespace = "-"
+    return f"{socket.gethostname()}/{namespace}/"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, as another user
+    return True
+
 
 Counter = Callable[[str, int], None]  # (kind, how many claimed): for the metrics
 
@@ -48,6 +69,20 @@ class Claims:
         self.holder = holder or new_holder()
         self.lease = lease
         self.counter = counter
+
+    async def release_the_dead(self) -> int:
+        """Gives back the claims of holders on this machine whose process is gone: a bot that
+        was killed and started again takes its work up at once, not when the old claims run
+        out. Holders elsewhere keep theirs until their lease ends. Returns how many."""
+        here = _here()
+        released = 0
+        for holder in await self.storage.lease_holders(here):
+            pid = holder.removeprefix(here).partition("/")[0]
+            if holder != self.holder and pid.isdigit() and not _alive(int(pid)):
+                released += await self.storage.release_holder(holder)
+        if released:
+            log.info("took over %d claims of processes on this machine that are gone", released)
+        return released
 
     @asynccontextmanager
     async def hold(self, kind: str, names: Iterable[str]) -> AsyncIterator[Held]:

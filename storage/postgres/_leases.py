@@ -24,6 +24,20 @@ async def claim(
     return {name for (name,) in rows}
 
 
+async def lease_holders(conn: Connection, prefix: str, now: datetime) -> set[str]:
+    # left(), not LIKE: a holder's name may hold LIKE's wildcards.
+    rows = await conn.fetch(
+        "SELECT DISTINCT holder FROM leases WHERE left(holder, $1) = $2 AND until > $3",
+        len(prefix), prefix, now,
+    )
+    return {holder for (holder,) in rows}
+
+
+async def release_holder(conn: Connection, holder: str) -> int:
+    status = await conn.execute("DELETE FROM leases WHERE holder = $1", holder)
+    return int(status.split()[-1])  # "DELETE n"
+
+
 async def release(conn: Connection, names: Sequence[str], holder: str) -> None:
     if names:
         await conn.execute(
