@@ -31,8 +31,9 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    store = await open_storage(db_path, clock=clock.now)
+async def storage(database: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    """The test's database, opened: each test that takes it runs on SQLite and on PostgreSQL."""
+    store = await open_storage(database, clock=clock.now)
     yield store
     await store.close()
 
@@ -54,10 +55,10 @@ async def pg_url(pg_server: PgServer) -> str:
 
 
 @pytest.fixture(params=BACKENDS)
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Where a test's database lives, on each backend in turn: a SQLite file or a
+async def database(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """Where a test's database lives, on each backend in turn: the SQLite file `db_path` or a
     postgresql:// URL (what open_storage and DATABASE_URL take)."""
     if request.param == "sqlite":
-        return str(tmp_path / "bot.db")
+        return str(db_path)
     server: PgServer = request.getfixturevalue("pg_server")
     return await server.new_database()

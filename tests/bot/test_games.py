@@ -169,14 +169,14 @@ async def test_bot_plays_white_when_asked(chat):
     assert replies[-1].game.ply == 1 and replies[-1].game.black == "alice"
 
 
-async def test_restart_mid_game_continues_from_the_file(db_path, clock):
+async def test_restart_mid_game_continues_from_the_file(database, clock):
     settings = Settings()
-    async with await open_storage(db_path, clock=clock.now) as storage:
+    async with await open_storage(database, clock=clock.now) as storage:
         chat = Chat(GameService(storage, settings, clock=clock, engine=RandomMover(1), render=no_image))
         await chat.ok("alice", "new @bob", "bob")
         await chat.ok("bob", "accept")
         await chat.ok("alice", "e3e4")
-    async with await open_storage(db_path, clock=clock.now) as storage:
+    async with await open_storage(database, clock=clock.now) as storage:
         chat = Chat(GameService(storage, settings, clock=clock, engine=RandomMover(1), render=no_image))
         replies = await chat.ok("bob", "e6e5")
         assert replies[0].game.ply == 2
@@ -192,9 +192,9 @@ async def test_same_moment_messages_apply_one_after_the_other(chat, storage):
     assert [m.uci for m in game.moves] == ["e3e4"]
 
 
-async def test_two_processes_on_one_file_conflict_cleanly(db_path, clock):
+async def test_two_processes_on_one_file_conflict_cleanly(database, clock):
     settings = Settings()
-    async with await open_storage(db_path, clock=clock.now) as s1, await open_storage(db_path, clock=clock.now) as s2:
+    async with await open_storage(database, clock=clock.now) as s1, await open_storage(database, clock=clock.now) as s2:
         one = Chat(GameService(s1, settings, clock=clock, render=no_image))
         two = Chat(GameService(s2, settings, clock=clock, render=no_image))
         await one.ok("alice", "new @bob", "bob")

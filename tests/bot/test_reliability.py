@@ -69,12 +69,12 @@ async def test_the_engines_turn_is_played_by_the_clock_when_the_engine_failed(st
     assert await tick(service) == []  # once
 
 
-async def test_a_restarted_bot_plays_the_engines_waiting_turn_at_once(storage, clock, db_path: Path) -> None:
+async def test_a_restarted_bot_plays_the_engines_waiting_turn_at_once(storage, clock, database: str) -> None:
     service = service_with(storage, clock, Flaky(failures=5))
     await Chat(service).ok("alice", "new bot 2 black")  # the engine, White, fails to start
     game = await storage.active_game("console", "c1")
     assert game is not None and game.moves == ()
-    async with await open_storage(db_path, clock=clock.now) as again:  # a restart
+    async with await open_storage(database, clock=clock.now) as again:  # a restart
         restarted = service_with(again, clock, RandomMover(seed=4))
         notices = await tick(restarted)
         assert len(notices) == 1 and notices[0].reply.game is not None and notices[0].reply.game.ply == 1
@@ -103,14 +103,14 @@ async def test_the_bots_move_a_door_never_showed_is_pushed_after_a_while(storage
     assert notices[0].reply.text == replies[1].text
 
 
-async def test_a_loss_on_time_is_delivered_after_a_crash_between_commit_and_send(storage, clock, db_path) -> None:
+async def test_a_loss_on_time_is_delivered_after_a_crash_between_commit_and_send(storage, clock, database) -> None:
     service = service_with(storage, clock, RandomMover(seed=1))
     chat = Chat(service)
     await chat.ok("alice", "new @bob", "bob")
     await chat.ok("bob", "accept")
     clock.advance(days=2)
     await service.tick("console")  # committed with its notice; the process dies before sending
-    async with await open_storage(db_path, clock=clock.now) as again:
+    async with await open_storage(database, clock=clock.now) as again:
         restarted = service_with(again, clock, RandomMover(seed=1))
         door = Door()
         assert await restarted.outbox("console", door.send).drain() == 1

@@ -17,12 +17,12 @@ from datetime import timedelta
 from bot.clock import SystemClock
 from bot.config import Settings
 from bot.engines import RandomMover
-from bot.messages import Notice
+from bot.messages import Notice, Platform
 from bot.services.claims import Claims
 from bot.services.games import GameService
 from storage import open_storage
 
-PLATFORM = "console"
+PLATFORM: Platform = "console"
 LEASE = timedelta(seconds=2)
 
 

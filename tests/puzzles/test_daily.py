@@ -23,7 +23,7 @@ async def subscribe(games, platform, channel, *args):
     return replies[0]
 
 
-async def test_one_post_per_day_also_across_restarts(games, puzzles, storage, clock, db_path):
+async def test_one_post_per_day_also_across_restarts(games, puzzles, storage, clock, database):
     await storage.upsert_puzzles(band_puzzles())
     await subscribe(games, "discord", "chan", "08:00", "Asia/Bangkok")
     clock.set(datetime(2026, 11, 30, 0, 59, tzinfo=UTC))  # 07:59 in Bangkok
@@ -35,7 +35,7 @@ async def test_one_post_per_day_also_across_restarts(games, puzzles, storage, cl
     assert await daily_posts(puzzles) == []
     clock.advance(hours=10)
     # A restart: new storage and service objects on the same file post nothing more today.
-    async with await open_storage(db_path, clock=clock.now) as again:
+    async with await open_storage(database, clock=clock.now) as again:
         _, restarted = make_services(again, clock)
         assert await daily_posts(restarted) == []
         clock.set(datetime(2026, 12, 1, 1, 0, tzinfo=UTC))
@@ -67,7 +67,7 @@ async def test_time_zones_around_local_midnight(games, puzzles, storage, clock):
         assert sorted(p.local_date for p in posts) == days
 
 
-async def test_a_missed_post_goes_out_at_start_up_the_same_day(storage, clock, db_path):
+async def test_a_missed_post_goes_out_at_start_up_the_same_day(storage, clock, database):
     await storage.upsert_puzzles(band_puzzles())
     await storage.subscribe("line", "C1", time(8, 0), "Asia/Bangkok", "en")
     await storage.subscribe("line", "C2", time(8, 0), "Asia/Bangkok", "en")

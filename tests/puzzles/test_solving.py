@@ -63,7 +63,7 @@ async def test_two_people_solve_independently(games, storage):
     assert solved[0].kind == "puzzle_solved" and "Tries: 2" in solved[0].text
 
 
-async def test_progress_survives_a_restart(games, storage, clock, db_path):
+async def test_progress_survives_a_restart(games, storage, clock, database):
     from storage import open_storage
 
     from .support import make_services
@@ -71,7 +71,7 @@ async def test_progress_survives_a_restart(games, storage, clock, db_path):
     chat = Chat(games, "room", "line")
     await daily_post(storage, "line", "room", MATE2)
     await chat.ok("alice", "Rh2")
-    async with await open_storage(db_path, clock=clock.now) as again:
+    async with await open_storage(database, clock=clock.now) as again:
         restarted, _ = make_services(again, clock)
         solved = await Chat(restarted, "room", "line").ok("alice", "Rg1")
         assert solved[0].kind == "puzzle_solved"
