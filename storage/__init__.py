@@ -28,7 +28,9 @@ from .records import (
     Game,
     GameChanges,
     GameStatus,
+    InboxEvent,
     MoveRecord,
+    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
@@ -48,6 +50,7 @@ from .records import (
     Seat,
     Streak,
     Subscription,
+    Taken,
 )
 from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
 
@@ -65,8 +68,10 @@ __all__ = [
     "Game",
     "GameChanges",
     "GameStatus",
+    "InboxEvent",
     "IncompatibleDatabase",
     "MoveRecord",
+    "NewEvent",
     "NewGame",
     "NewMove",
     "NewNotice",
@@ -93,6 +98,7 @@ __all__ = [
     "StorageError",
     "Streak",
     "Subscription",
+    "Taken",
     "VersionConflict",
     "is_database_url",
     "open_storage",

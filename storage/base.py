@@ -19,6 +19,7 @@ from .records import (
     Game,
     GameChanges,
     Keep,
+    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
@@ -34,6 +35,7 @@ from .records import (
     RatingUpdate,
     Streak,
     Subscription,
+    Taken,
 )
 
 
@@ -349,6 +351,41 @@ class Storage(ABC):
     @abstractmethod
     async def prune_events(self, before: datetime) -> int:
         """Forget event ids recorded before `before`; returns how many."""
+
+    # The inbox: webhook events stored before they are acknowledged
+
+    @abstractmethod
+    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
+        """Store accepted events, in one transaction, before the webhook answers: from then on
+        none is lost, whichever process handles it. An event whose id was recorded before (a
+        redelivery, to this process or another, or an id `mark_event_processed` saw) is
+        dropped. Returns the ids of the events stored."""
+
+    @abstractmethod
+    async def take_event(
+        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
+        stale_before: datetime,
+    ) -> Taken:
+        """The chat's next event for `holder` to handle, in the order of `sent` (then arrival),
+        marked as started by it; after removing `finished`, the one `holder` has just handled.
+
+        One process at a time handles a chat's events: while another holder has one started
+        since `stale_before`, nothing is taken and `busy` is set (ask again soon). An event
+        started before `stale_before` is dropped as lost with its process (it was started,
+        so it is never handled twice).
+        """
+
+    @abstractmethod
+    async def give_back_event(self, event: int, holder: str) -> None:
+        """Undo `take_event` for an event `holder` took and did not act on (it was cut short
+        first): the chat's next taker handles it."""
+
+    @abstractmethod
+    async def waiting_chats(
+        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
+    ) -> list[str]:
+        """Chats with an event received by `received_before` that nobody started, or
+        started before `stale_before` and not finished: what a process that died left behind."""
 
     # Leases on scheduled work
 

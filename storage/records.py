@@ -414,6 +414,38 @@ class OutboxNotice:
 
 
 @dataclass(frozen=True, slots=True)
+class NewEvent:
+    """A platform's event, accepted from its webhook, to be stored before it is acknowledged."""
+
+    platform: Platform
+    channel: str
+    event_id: str  # the platform's id of the event (LINE's webhookEventId): redeliveries repeat it
+    sent: datetime  # when the platform says it happened: a chat's events are handled in this order
+    body: str  # the event as JSON, as the platform sent it
+
+
+@dataclass(frozen=True, slots=True)
+class InboxEvent:
+    """An accepted event, taken by one process to be handled now."""
+
+    id: int  # arrival order, after `sent`
+    platform: Platform
+    channel: str
+    event_id: str
+    sent: datetime
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What `Storage.take_event` found: the chat's next event (now this holder's), or none,
+    and whether another process is handling one of the chat's events right now."""
+
+    event: InboxEvent | None
+    busy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class NoticeCounts:
     """How many notices are waiting and how many were given up."""
 

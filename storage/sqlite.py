@@ -18,7 +18,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _leases, _outbox, _players, _puzzles, migrate
+from . import _channels, _games, _inbox, _leases, _outbox, _players, _puzzles, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._sql import encode_clock, encode_time
@@ -31,6 +31,7 @@ from .records import (
     Game,
     GameChanges,
     Keep,
+    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
@@ -46,6 +47,7 @@ from .records import (
     RatingUpdate,
     Streak,
     Subscription,
+    Taken,
 )
 
 T = TypeVar("T")
@@ -405,6 +407,29 @@ class SqliteStorage(Storage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, encode_time(before))
+
+    # The inbox
+
+    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
+        return await self._run(_inbox.receive_events, list(events), self._now())
+
+    async def take_event(
+        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
+        stale_before: datetime,
+    ) -> Taken:
+        return await self._run(
+            _inbox.take_event, platform, channel, holder, finished, encode_time(stale_before), self._now()
+        )
+
+    async def give_back_event(self, event: int, holder: str) -> None:
+        await self._run(_inbox.give_back_event, event, holder)
+
+    async def waiting_chats(
+        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
+    ) -> list[str]:
+        return await self._run(
+            _inbox.waiting_chats, platform, encode_time(received_before), encode_time(stale_before), limit
+        )
 
     # Leases
 

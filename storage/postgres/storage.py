@@ -26,6 +26,7 @@ from ..records import (
     Game,
     GameChanges,
     Keep,
+    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
@@ -41,8 +42,9 @@ from ..records import (
     RatingUpdate,
     Streak,
     Subscription,
+    Taken,
 )
-from . import _channels, _games, _leases, _outbox, _players, _puzzles, migrate
+from . import _channels, _games, _inbox, _leases, _outbox, _players, _puzzles, migrate
 from ._sql import DATABASE_ERRORS, Connection, redacted, storage_error
 
 T = TypeVar("T")
@@ -366,6 +368,29 @@ class PostgresStorage(Storage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, utc(before))
+
+    # The inbox
+
+    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
+        return await self._run(_inbox.receive_events, list(events), self._now())
+
+    async def take_event(
+        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
+        stale_before: datetime,
+    ) -> Taken:
+        return await self._run(
+            _inbox.take_event, platform, channel, holder, finished, utc(stale_before), self._now()
+        )
+
+    async def give_back_event(self, event: int, holder: str) -> None:
+        await self._run(_inbox.give_back_event, event, holder)
+
+    async def waiting_chats(
+        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
+    ) -> list[str]:
+        return await self._run(
+            _inbox.waiting_chats, platform, utc(received_before), utc(stale_before), limit
+        )
 
     # Leases
 

@@ -1,0 +1,76 @@
+"""The inbox in SQLite: webhook events stored before they are acknowledged, handled one chat
+at a time by whichever process takes them (run on the worker thread)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from ._sql import decode_time, encode_time, write_tx
+from .records import InboxEvent, NewEvent, Platform, Taken
+
+
+def receive_events(conn: sqlite3.Connection, events: Sequence[NewEvent], now: str) -> list[str]:
+    stored = []
+    with write_tx(conn):
+        for event in events:
+            seen = conn.execute(
+                "INSERT INTO processed_events (event_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (event.event_id, now),
+            ).rowcount == 0
+            if seen:
+                continue
+            conn.execute(
+                """INSERT INTO inbox (platform, channel, event_id, sent, body, received)
+                   VALUES (?, ?, ?, ?, ?, ?)""",
+                (event.platform, event.channel, event.event_id, encode_time(event.sent), event.body, now),
+            )
+            stored.append(event.event_id)
+    return stored
+
+
+def take_event(
+    conn: sqlite3.Connection, platform: Platform, channel: str, holder: str, finished: int | None,
+    stale_before: str, now: str,
+) -> Taken:
+    # One write transaction: SQLite's single writer makes "nobody else is busy, so I take the
+    # next one" atomic across processes.
+    with write_tx(conn):
+        if finished is not None:
+            conn.execute("DELETE FROM inbox WHERE id = ? AND holder = ?", (finished, holder))
+        busy = conn.execute(
+            """SELECT 1 FROM inbox WHERE platform = ? AND channel = ? AND started IS NOT NULL
+                   AND holder <> ? AND started > ? LIMIT 1""",
+            (platform, channel, holder, stale_before),
+        ).fetchone()
+        if busy is not None:
+            return Taken(None, busy=True)
+        # Started and not finished, by a process gone quiet (or by this one, abandoned): lost.
+        conn.execute(
+            "DELETE FROM inbox WHERE platform = ? AND channel = ? AND started IS NOT NULL", (platform, channel)
+        )
+        row = conn.execute(
+            """SELECT id, event_id, sent, body FROM inbox WHERE platform = ? AND channel = ?
+               ORDER BY sent, id LIMIT 1""",
+            (platform, channel),
+        ).fetchone()
+        if row is None:
+            return Taken(None)
+        conn.execute("UPDATE inbox SET holder = ?, started = ? WHERE id = ?", (holder, now, row[0]))
+    return Taken(InboxEvent(row[0], platform, channel, row[1], decode_time(row[2]), row[3]))
+
+
+def give_back_event(conn: sqlite3.Connection, event: int, holder: str) -> None:
+    with write_tx(conn):
+        conn.execute("UPDATE inbox SET holder = NULL, started = NULL WHERE id = ? AND holder = ?", (event, holder))
+
+
+def waiting_chats(
+    conn: sqlite3.Connection, platform: Platform, received_before: str, stale_before: str, limit: int
+) -> list[str]:
+    rows = conn.execute(
+        """SELECT DISTINCT channel FROM inbox
+           WHERE platform = ? AND received <= ? AND (started IS NULL OR started <= ?) LIMIT ?""",
+        (platform, received_before, stale_before, limit),
+    ).fetchall()
+    return [channel for (channel,) in rows]
