@@ -5,12 +5,14 @@ separate process would.)"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 
 import aiohttp
 import pytest
 
+from bot.adapters.line.inbox import LEFT_BEHIND
 from bot.adapters.line.main import LineDoor
 from bot.app import open_app
 from bot.config import Settings, with_database
@@ -20,6 +22,7 @@ from ..line.support import (
     ALICE,
     BOB,
     GROUP,
+    PEOPLE,
     SECRET,
     TOKEN,
     Harness,
@@ -80,3 +83,35 @@ async def test_a_webhook_redelivered_to_the_other_server_is_applied_once(servers
     game = await b.app.storage.active_game("line", f"group:{GROUP}")
     assert game is not None and [m.uci for m in game.moves] == ["e3e4"]
     assert len(a.fake.replies) == replies_before + 1  # one answer, from the server that took it first
+
+
+async def test_a_chats_messages_5ms_apart_on_two_servers_are_applied_in_order(servers) -> None:
+    a, b = servers
+    a.fake.profile_delay = 0.02  # the challenge waits for two names: the acceptance comes meanwhile
+    for round_ in range(5):
+        group = f"Cpair{round_:04d}"
+        a.fake.members[group] = dict(PEOPLE)
+        challenge = text_event("/new @Bob Builder", source(ALICE, group=group), mentions={"@Bob Builder": BOB})
+        accept = text_event("รับ", source(BOB, group=group))
+        first = asyncio.create_task(a.post(payload(challenge), wait=False))
+        await asyncio.sleep(0.005)
+        second = asyncio.create_task(b.post(payload(accept), wait=False))
+        assert await asyncio.gather(first, second) == [200, 200]
+        await asyncio.gather(a.door.settle(), b.door.settle())
+        game = await a.app.storage.active_game("line", f"group:{group}")
+        assert game is not None and game.status == "active", f"round {round_}: accepted before challenged"
+        answers = {r.body["replyToken"]: texts(r.body["messages"]) for r in a.fake.replies}
+        assert "Alice" in answers[challenge["replyToken"]] and "Bob Builder" in answers[accept["replyToken"]]
+
+
+async def test_an_event_acknowledged_by_a_server_that_died_is_handled_by_the_other(servers, monkeypatch) -> None:
+    a, b = servers
+    monkeypatch.setattr(a.door.inbox.queues, "put", lambda chat, count=1: None)  # a dies right after its 200
+    help_event = text_event("/ช่วย", source(ALICE, group=GROUP))
+    assert await a.post(payload(help_event)) == 200
+    assert a.fake.replies == []
+    assert await b.door.inbox.wake_waiting() == 0  # not yet: a may still be on its way
+    b.clock.advance(seconds=LEFT_BEHIND.total_seconds())
+    assert await b.door.inbox.wake_waiting() == 1
+    await b.door.settle()
+    assert [r.body["replyToken"] for r in b.fake.replies if r.status == 200] == [help_event["replyToken"]]

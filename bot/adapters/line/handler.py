@@ -36,6 +36,7 @@ from ...i18n import Catalog
 from ...messages import Action, Incoming, Notice, Reply, User
 from ...services.games import GameService
 from ...services.outbox import Outbox
+from .inbox import acting
 from .profiles import Profiles
 from .push import Pusher
 from .replies import MAX_MESSAGES, Chat, Composer
@@ -126,13 +127,12 @@ class LineHandler:
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
                             addressed=addressed)
-        if await self._first_time(event, place):
-            await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user)
+        acting()  # from here on the event counts as handled, also if cut short
+        await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user)
 
     async def _welcome(self, event: FollowEvent | JoinEvent, place: Place) -> None:
         who = User(getattr(event.source, "user_id", None) or "", "")
-        if not await self._first_time(event, place):
-            return
+        acting()
         replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community))
         language = replies[0].language if replies else self.language
         text = functools.partial(self.catalog.text, language)
@@ -144,22 +144,6 @@ class LineHandler:
         answer = [welcome, *replies]
         answer[-1] = dataclasses.replace(answer[-1], actions=actions)
         await self._answer(event.reply_token, place, answer, answered=None)
-
-    async def _first_time(self, event: MessageEvent | FollowEvent | JoinEvent, place: Place) -> bool:
-        """Marks the event processed (``webhookEventId``) right before the service acts on it,
-        never while it waits in its queue or for LINE: an event cut short at shutdown before
-        this stays unmarked. False for a redelivery of an event handled already."""
-        try:
-            new = await self.storage.mark_event_processed(event.webhook_event_id)
-        except StorageBusy:
-            log.warning("the database was busy for LINE event %s; it is not handled", event.webhook_event_id)
-            busy = Reply(kind="error", text=self.catalog.text(self.language, "error.busy"), language=self.language,
-                         error="busy")
-            await self._answer(event.reply_token, place, [busy], answered=None, carry=False)
-            return False
-        if not new:
-            log.info("LINE event %s was handled already (redelivery)", event.webhook_event_id)
-        return bool(new)
 
     async def _read_mentions(self, message: TextMessageContent, place: Place) -> tuple[str, tuple[User, ...], bool]:
         """The text with the bot's mention removed and each person's as one ``@word`` (display names

@@ -27,8 +27,10 @@ from linebot.v3.messaging import (  # type: ignore[import-untyped]  # line-bot-s
 from ...app import App, configure_logging, open_app
 from ...config import Settings
 from ...scheduler import Scheduler
+from ...services.claims import new_holder
 from .handler import LineHandler
 from .images import ImageStore
+from .inbox import LEFT_BEHIND, Inbox
 from .profiles import Profiles
 from .push import REQUEST_TIMEOUT as PUSH_TIMEOUT
 from .push import Pusher
@@ -153,11 +155,11 @@ class LineDoor:
         self.handler = LineHandler(self.app.games, self.app.storage, self.api, self.profiles, self.composer,
                                    self.pusher, self.outbox, catalog, language=settings.line_language,
                                    owed=self.push_soon)
-        self.webhook = Webhook(access.channel_secret, self.handler.handle, self.handler.chat_of,
-                               metrics=self.app.metrics)
+        self.inbox = Inbox(self.app.storage, self.handler.handle, holder=new_holder(), clock=self.app.games.clock)
+        self.webhook = Webhook(access.channel_secret, self.inbox, self.handler.chat_of, metrics=self.app.metrics)
         self.web_app = create_app(self.webhook, self.images, self.app)
         # The games' clock, the daily puzzles and the outbox, LINE's only; then our own chores.
-        self.scheduler = Scheduler([*self.app.jobs("line", self.outbox), self._housekeeping],
+        self.scheduler = Scheduler([self._wake_inbox, *self.app.jobs("line", self.outbox), self._housekeeping],
                                    interval=self._interval)
         return self
 
@@ -206,6 +208,14 @@ class LineDoor:
                 await self.outbox.drain()
             except Exception:
                 log.exception("pushing what LINE replies could not show failed; the scheduler tries again")
+
+    async def _wake_inbox(self) -> None:
+        """Handles the events other processes (or this one, before a restart) accepted and did
+        not get to: at the start every waiting one, then those left for a while."""
+        left_behind = LEFT_BEHIND if self.caught_up.is_set() else timedelta(0)
+        woken = await self.inbox.wake_waiting(left_behind=left_behind)
+        if woken:
+            log.info("handling the waiting LINE events of %d chats", woken)
 
     async def _housekeeping(self) -> None:
         """Once an hour: forgets old event ids, sent notices and pictures, reads the message

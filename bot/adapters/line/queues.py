@@ -1,40 +1,39 @@
-"""One queue per chat: a chat's events are handled one after another, in the order they came.
+"""One worker per busy chat, so a chat's events are handled one after another and different
+chats side by side.
 
-LINE may deliver two messages of one chat in separate requests a few milliseconds apart, and
-the second must not overtake the first while the first waits for a profile or the database.
-``put`` is synchronous, so events are queued in the order their requests were accepted; one
-worker per busy chat handles them in order and ends when its queue is empty (an idle chat
-costs nothing), and different chats run side by side.
+The events themselves wait in the database (the inbox, ``inbox.py``); here a chat only counts
+how many it was told of. ``put(chat)`` after an event is stored wakes the chat's worker, or
+asks the running one for another pass: an event stored while a pass was looking may have been
+missed by it. A worker ends when a pass saw nothing new, so an idle chat costs nothing. The
+count bounds what one process lets wait (beyond it the webhook asks LINE to come back).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
 MAX_WAITING = 10_000  # events waiting in all chats; beyond this the webhook asks LINE to come back
 
+# work(chat, took): handles the chat's waiting events, calling took() for each one it takes.
+Work = Callable[[str, Callable[[], None]], Awaitable[None]]
 
-class ChatQueues(Generic[T]):
-    """``put(chat, items)`` queues items for ``handle``; ``drain`` waits for them at shutdown."""
 
-    def __init__(self, handle: Callable[[T], Awaitable[None]], *, limit: int = MAX_WAITING) -> None:
-        self._handle = handle
+class ChatQueues:
+    def __init__(self, work: Work, *, limit: int = MAX_WAITING) -> None:
+        self._work_on = work
         self.limit = limit
-        self._queues: dict[str, deque[T]] = {}
+        self._owed: dict[str, int] = {}  # events each busy chat was told of and has not taken
+        self._again: set[str] = set()  # chats told of an event during their worker's pass
         self._workers: dict[str, asyncio.Task[None]] = {}
         self._waiting = 0
 
     @property
     def waiting(self) -> int:
-        """Items queued and not yet taken up by their chat's worker."""
+        """Events this process was told of and has not taken up."""
         return self._waiting
 
     @property
@@ -44,21 +43,17 @@ class ChatQueues(Generic[T]):
     def room(self) -> int:
         return self.limit - self._waiting
 
-    def put(self, chat: str, items: Sequence[T]) -> None:
-        """Queues ``items`` behind the chat's earlier ones (no await: the order is the call order)."""
-        if not items:
-            return
-        queue = self._queues.get(chat)
-        if queue is None:
-            queue = self._queues[chat] = deque()
-        queue.extend(items)
-        self._waiting += len(items)
+    def put(self, chat: str, count: int = 1) -> None:
+        """Says ``count`` events of ``chat`` wait (no await: workers start in the call order)."""
+        self._owed[chat] = self._owed.get(chat, 0) + count
+        self._waiting += count
+        self._again.add(chat)
         if chat not in self._workers:
-            self._workers[chat] = asyncio.create_task(self._work(chat, queue), name=f"line-chat-{chat[:40]}")
+            self._workers[chat] = asyncio.create_task(self._work(chat), name=f"line-chat-{chat[:40]}")
 
     async def drain(self, timeout: float | None = None) -> int:
-        """Waits until every queue is empty; after ``timeout`` seconds the workers are cancelled
-        and what they had not taken up is left unhandled. Returns how many items that was."""
+        """Waits until every chat's worker is done; after ``timeout`` seconds they are cancelled
+        (what they had not taken up stays in the inbox). Returns how many events that was."""
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while self._workers:
@@ -74,22 +69,25 @@ class ChatQueues(Generic[T]):
                 return dropped
         return 0
 
-    async def _work(self, chat: str, queue: deque[T]) -> None:
+    async def _work(self, chat: str) -> None:
         try:
-            while queue:
-                item = queue.popleft()
-                self._waiting -= 1
+            while chat in self._again:
+                self._again.discard(chat)
                 try:
-                    await self._handle(item)
+                    await self._work_on(chat, lambda: self._took(chat))
                 except Exception:
-                    log.exception("could not handle an item for %s", chat)
+                    log.exception("could not handle the events of %s", chat)
         finally:
-            # No await since the loop saw the queue empty: a put() after this starts a new worker.
+            # No await since the loop saw no new event: a put() after this starts a new worker.
             self._forget(chat)
 
+    def _took(self, chat: str) -> None:
+        if self._owed.get(chat, 0) > 0:
+            self._owed[chat] -= 1
+            self._waiting -= 1
+
     def _forget(self, chat: str) -> None:
-        queue = self._queues.pop(chat, None)
+        # What is left was taken by another process, or stays in the inbox for later.
+        self._waiting -= self._owed.pop(chat, 0)
+        self._again.discard(chat)
         self._workers.pop(chat, None)
-        if queue:  # cancelled: the rest was never taken up
-            log.warning("%d event(s) for %s left unhandled at shutdown", len(queue), chat)
-            self._waiting -= len(queue)

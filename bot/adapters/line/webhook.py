@@ -2,26 +2,30 @@
 operators ``GET /healthz``, ``GET /metrics`` (docs/operations.md) and ``GET /`` (a plain "ok").
 
 A webhook request is checked in this order: size (413), signature over the raw body (400),
-then the body's shape (400, whatever it holds). A good one is answered 200 at once; its events
-go, before anything else is awaited, into their chat's queue, so LINE never waits for the
-engine and a chat's messages are handled in the order they came.
+then the body's shape (400, whatever it holds). A good one is answered 200 as soon as its
+events are stored in the inbox (``inbox.py``), so LINE never waits for the engine, an
+acknowledged event is never lost, and a chat's messages are handled in the order they came,
+by whichever process of the channel (503 if the database did not take them: LINE sends them
+again).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from linebot.v3 import SignatureValidator  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 from linebot.v3.webhooks import Event  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 
+from storage import StorageError
+
 from ...observability.http import add_routes
 from ...observability.metrics import METRICS, Metrics, Rejection
 from .images import ImageStore
-from .queues import ChatQueues
+from .inbox import Inbox
 
 if TYPE_CHECKING:
     from ...app import App
@@ -37,14 +41,16 @@ class Malformed(ValueError):
 
 
 class Webhook:
-    """Checks LINE's requests and queues their events by chat (``chat_of``; None: nothing to do)."""
+    """Checks LINE's requests and stores their events in ``inbox`` by chat (``chat_of``; None:
+    nothing to do)."""
 
-    def __init__(self, channel_secret: str, handle: Callable[[Event], Awaitable[None]],
-                 chat_of: Callable[[Event], str | None], *, metrics: Metrics = METRICS) -> None:
+    def __init__(self, channel_secret: str, inbox: Inbox, chat_of: Callable[[Event], str | None], *,
+                 metrics: Metrics = METRICS) -> None:
         self._validator = SignatureValidator(channel_secret)
         self._chat_of = chat_of
         self._metrics = metrics
-        self.queues: ChatQueues[Event] = ChatQueues(handle)
+        self.inbox = inbox
+        self.queues = inbox.queues
 
     async def callback(self, request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -68,12 +74,15 @@ class Webhook:
         except Malformed as error:
             log.warning("refused a signed but malformed webhook request: %s", error)
             return self._refuse(400, "bad_body")
-        chats = [(chat, event) for event in events if (chat := self._chat_of(event)) is not None]
+        chats = [(chat, item) for item, event in events if (chat := self._chat_of(event)) is not None]
         if len(chats) > self.queues.room():
             log.error("%d LINE events wait already; asking LINE to send these again later", self.queues.waiting)
             return self._refuse(503, "busy")
-        for chat, event in chats:  # no await from here on: the chat's order is the order of arrival
-            self.queues.put(chat, [event])
+        try:
+            await self.inbox.receive(chats)
+        except StorageError as error:
+            log.error("could not store %d LINE events (%r); asking LINE to send them again later", len(chats), error)
+            return self._refuse(503, "busy")
         return web.Response(text="OK")
 
     def _refuse(self, status: int, reason: Rejection) -> web.Response:
@@ -86,10 +95,11 @@ class Webhook:
         await self.queues.drain(timeout)
 
 
-def parse_events(text: str) -> list[Event]:
-    """The events of a webhook body; Malformed unless it is an object whose ``events`` is a
-    list of objects with a ``type``. Events of types this SDK does not know, or that it cannot
-    read, are logged and skipped: LINE adds new kinds now and then."""
+def parse_events(text: str) -> list[tuple[dict[str, Any], Event]]:
+    """The events of a webhook body, each as LINE wrote it and as the SDK reads it; Malformed
+    unless it is an object whose ``events`` is a list of objects with a ``type``. Events of
+    types this SDK does not know, or that it cannot read (or without a ``webhookEventId``), are
+    logged and skipped: LINE adds new kinds now and then."""
     try:
         data: Any = json.loads(text)
     except (ValueError, RecursionError) as error:  # RecursionError: nested too deeply
@@ -106,8 +116,11 @@ def parse_events(text: str) -> list[Event]:
         if Event.get_discriminator_value(item) is None:
             log.info("skipped a LINE event of unknown type %r", item["type"][:40])
             continue
+        if not isinstance(item.get("webhookEventId"), str):
+            log.warning("skipped a LINE %r event without a webhookEventId", item["type"][:40])
+            continue
         try:
-            events.append(Event.from_dict(item))
+            events.append((item, Event.from_dict(item)))
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
             log.warning("skipped a LINE %r event that could not be read: %s", item["type"][:40],
                         type(error).__name__)

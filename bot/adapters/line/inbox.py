@@ -1,0 +1,179 @@
+"""LINE's events, kept in the database from the moment the webhook accepts them.
+
+A webhook answers 200 only after its events are stored (``Storage.receive_events``; a
+redelivery, to this process or another, is dropped there), so an event LINE was told we have
+is never lost with a process. Any process of the channel then handles a chat's events: one
+process at a time, one event after another, in the order LINE sent them, whichever process
+received each (``Storage.take_event``). The process that received an event wakes its chat at
+once; events a dead process left behind are found by the scheduler (``wake_waiting``).
+
+Each event is handled at most once: taking it marks it started. An event taken but cut short
+before the game service acted on it (a shutdown while it waited for a name from LINE) is given
+back, and handled after the restart.
+
+Requests that come while an insert is on its way are stored together in the next one (one
+transaction for all of them), in the order they came.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from linebot.v3.webhooks import Event  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+
+from storage import NewEvent, Storage, StorageError, Taken
+
+from ...clock import Clock
+from .queues import ChatQueues
+
+log = logging.getLogger(__name__)
+
+STALE: Final = timedelta(minutes=2)  # an event started this long ago by a silent process is lost
+LEFT_BEHIND: Final = timedelta(seconds=10)  # an event nobody took this long after it came
+TAKE_RETRIES: Final = (0.1, 0.5, 2.0)  # pauses before asking the database again
+POLL: Final = (0.01, 1.0)  # how often to ask again while another process has the chat (first, most)
+
+# Set by the handler right before the game service acts on the event being handled.
+_acting: contextvars.ContextVar[list[bool] | None] = contextvars.ContextVar("line_inbox_acting", default=None)
+
+
+def acting() -> None:
+    """Says the event being handled now reaches the game service: from here on, cut short, it
+    counts as handled (the service may have acted on it)."""
+    flag = _acting.get()
+    if flag is not None:
+        flag[0] = True
+
+
+class Inbox:
+    """``receive`` stores accepted events and wakes their chats; each chat's worker handles
+    them with ``handle``, one at a time."""
+
+    def __init__(self, storage: Storage, handle: Callable[[Event], Awaitable[None]], *, holder: str,
+                 clock: Clock) -> None:
+        self.storage = storage
+        self._handle = handle
+        self.holder = holder
+        self.clock = clock
+        self.queues = ChatQueues(self._work)
+        self._batch: list[tuple[list[NewEvent], asyncio.Future[None]]] = []
+        self._storing: asyncio.Task[None] | None = None
+
+    def room(self) -> int:
+        return self.queues.room()
+
+    async def receive(self, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Stores ``(chat, raw event)`` pairs and wakes their chats; raises StorageError if the
+        database did not take them (then nothing was acknowledged)."""
+        if not events:
+            return
+        new = [NewEvent("line", chat, str(item["webhookEventId"]), _sent(item), json.dumps(item, ensure_ascii=False))
+               for chat, item in events]
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((new, done))  # no await before this: the batch keeps the order requests came in
+        if self._storing is None or self._storing.done():
+            self._storing = asyncio.create_task(self._store(), name="line-inbox-store")
+        await asyncio.shield(done)
+
+    async def _store(self) -> None:
+        while self._batch:
+            batch, self._batch = self._batch, []
+            try:
+                stored = set(await self.storage.receive_events([e for events, _ in batch for e in events]))
+            except StorageError as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            except BaseException as error:  # cancelled: the requests fail, LINE sends them again
+                for _, done in batch + self._batch:
+                    if not done.done():
+                        done.set_exception(StorageError(f"not stored: {type(error).__name__}"))
+                raise
+            for events, done in batch:
+                for event in events:
+                    if event.event_id in stored:
+                        self.queues.put(event.channel)
+                    else:
+                        log.info("LINE event %s was received already (redelivery)", event.event_id)
+                if not done.done():
+                    done.set_result(None)
+
+    async def wake_waiting(self, *, left_behind: timedelta = LEFT_BEHIND) -> int:
+        """Wakes the chats whose events nobody took for ``left_behind`` (their process died, or
+        was stopped before it got to them) or whose handler went silent; how many."""
+        now = self.clock.now()
+        chats = await self.storage.waiting_chats("line", received_before=now - left_behind, stale_before=now - STALE,
+                                                 limit=self.queues.room())
+        for chat in chats:
+            self.queues.put(chat, 0)
+        return len(chats)
+
+    async def drain(self, timeout: float | None = None) -> int:
+        return await self.queues.drain(timeout)
+
+    async def _work(self, chat: str, took: Callable[[], None]) -> None:
+        """Handles the chat's events until none is left, or another process has the chat and
+        what this process was told of has been taken (by whichever)."""
+        finished: int | None = None
+        delay = POLL[0]
+        while True:
+            taken = await self._take(chat, finished)
+            finished = None
+            if taken.event is None:
+                if not taken.busy:
+                    return
+                await asyncio.sleep(delay)  # another process is on this chat: it takes ours too
+                delay = min(delay * 2, POLL[1])
+                continue
+            took()
+            delay = POLL[0]
+            stored = taken.event
+            flag = [False]
+            token = _acting.set(flag)
+            try:
+                await self._handle(Event.from_dict(json.loads(stored.body)))
+            except asyncio.CancelledError:
+                if not flag[0]:  # the service never saw it: give it back for after the restart
+                    await asyncio.shield(self._give_back(stored.id))
+                raise
+            except Exception:
+                log.exception("could not handle LINE event %s in %s", stored.event_id, chat)
+            finally:
+                _acting.reset(token)
+            finished = stored.id
+
+    async def _take(self, chat: str, finished: int | None) -> Taken:
+        # A few tries: until the handled event is finished, other processes see the chat busy.
+        for pause in TAKE_RETRIES:
+            try:
+                return await self.storage.take_event("line", chat, self.holder, finished=finished,
+                                                     stale_before=self.clock.now() - STALE)
+            except StorageError as error:
+                log.warning("could not take the next LINE event of %s (%r); trying again", chat, error)
+                await asyncio.sleep(pause)
+        return await self.storage.take_event("line", chat, self.holder, finished=finished,
+                                             stale_before=self.clock.now() - STALE)
+
+    async def _give_back(self, event: int) -> None:
+        try:
+            await self.storage.give_back_event(event, self.holder)
+        except StorageError:
+            log.warning("could not give back LINE event %d; it is lost if this process stops", event)
+
+
+def _sent(item: dict[str, Any]) -> datetime:
+    """When LINE says the event happened (milliseconds since 1970); now if it does not say."""
+    stamp = item.get("timestamp")
+    if isinstance(stamp, int) and not isinstance(stamp, bool):
+        try:
+            return datetime.fromtimestamp(stamp / 1000, UTC)
+        except (OverflowError, OSError, ValueError):
+            pass
+    return datetime.now(UTC)
