@@ -6,12 +6,22 @@ per second. The engine is not involved. Reports moves/s achieved and the latency
 move (from the message to its reply with the rendered board) at p50 and p99.
 
     .venv/bin/python bench/bench_service.py [--channels 200] [--rate 250] [--seconds 20]
+        [--db PATH_OR_URL ...] [--postgres] [--processes 1 2]
+
+Each run of the service is a process of its own (the load generator runs in it, on its event
+loop, as before). Without --db it measures a new SQLite file. --db names databases to measure
+(a SQLite path or a postgresql:// URL, repeated for several); --postgres also starts a
+throwaway PostgreSQL cluster on loopback (Debian's postgresql package, durable settings:
+fsync and synchronous_commit on, as SQLite's synchronous=FULL) and measures a new database in
+it. --processes 1 2 measures each database with one service process, then with two sharing
+it (the channels and the rate split between them, started together); one row each.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import sys
@@ -19,71 +29,159 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from bot.config import Settings
-from bot.messages import Incoming, User
-from bot.services.games import GameService
-from makruk import Board
-from storage import open_storage
+from bot.config import Settings  # noqa: E402
+from bot.messages import Incoming, User  # noqa: E402
+from bot.services.games import GameService  # noqa: E402
+from makruk import Board  # noqa: E402
+from storage import open_storage  # noqa: E402
 
 
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--rate", type=float, default=250.0, help="offered moves per second, all channels")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--no-render", action="store_true")
+    parser.add_argument("--db", action="append", default=[], help="a SQLite path or postgresql:// URL (repeatable)")
+    parser.add_argument("--postgres", action="store_true", help="also measure a throwaway PostgreSQL on loopback")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1], help="service processes per database")
+    # One service process of a run (started by the run itself).
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        asyncio.run(worker(args))
+    else:
+        asyncio.run(run(args))
 
+
+# --- the run: databases x process counts, one row each ----------------------------------------
+
+
+async def run(args: argparse.Namespace) -> None:
+    server = None
     with tempfile.TemporaryDirectory() as folder:
-        storage = await open_storage(Path(folder) / "bench.db")
-        render = (lambda view: None) if args.no_render else None
-        service = GameService(storage, Settings(), render=render)
-        boards = {}
-        for i in range(args.channels):
-            channel = f"ch{i}"
-            await say(service, channel, f"w{i}", "new @b", User(f"b{i}", f"b{i}"))
-            await say(service, channel, f"b{i}", "accept")
-            boards[channel] = Board()
-        warm = await say(service, "ch0", "w0", "board")
-        assert warm[0].image or args.no_render
+        targets = [(backend_of(db), db, False) for db in args.db]
+        if not args.db:
+            targets.append(("SQLite", str(Path(folder) / "bench.db"), True))
+        if args.postgres:
+            from tests.pgserver import PgServer
 
-        latencies: list[float] = []
-        rng = random.Random(1)
-        per_channel_rate = args.rate / args.channels
-        stop_at = time.perf_counter() + args.seconds
+            server = PgServer(durable=True).start()
+            targets.append(("PostgreSQL", "", True))
+        try:
+            print("| database | processes | channels | offered moves/s | moves | achieved moves/s | p50 ms | p99 ms "
+                  "| render |")
+            print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+            for name, db, fresh in targets:
+                for processes in args.processes:
+                    if server is not None and name == "PostgreSQL" and fresh:
+                        db = await server.new_database("bench")
+                    elif fresh and name == "SQLite":
+                        db = str(Path(folder) / f"bench-{processes}.db")
+                    row = await measure(args, db, processes)
+                    print(f"| {name} | {processes} | {args.channels} | {args.rate:.0f} | {row} "
+                          f"| {'no' if args.no_render else 'yes, 800 px PNG'} |", flush=True)
+        finally:
+            if server is not None:
+                server.stop()
 
-        async def player(channel: str, index: int) -> None:
-            board = boards[channel]
-            while True:
-                # Sleep at most to the end of the window, so the rate is counted over the window.
-                await asyncio.sleep(min(rng.expovariate(per_channel_rate), max(0.0, stop_at - time.perf_counter())))
-                if time.perf_counter() >= stop_at:
-                    return
-                moves = board.legal_moves()
-                if not moves or board.is_game_over():
-                    return
-                move = rng.choice(moves)
-                user = f"w{index}" if board.turn else f"b{index}"
-                started = time.perf_counter()
-                replies = await say(service, channel, user, move.uci())
-                latencies.append(time.perf_counter() - started)
-                assert not replies[0].error, (replies[0].error, replies[0].text)
-                board.push(move)
 
-        started = time.perf_counter()
-        await asyncio.gather(*(player(f"ch{i}", i) for i in range(args.channels)))
-        elapsed = time.perf_counter() - started
-        await storage.close()
+def backend_of(db: str) -> str:
+    return "PostgreSQL" if db.startswith(("postgresql://", "postgres://")) else "SQLite"
 
+
+async def measure(args: argparse.Namespace, db: str, processes: int) -> str:
+    """Starts `processes` service processes on `db`, lets them set up their games, starts them
+    together and merges what they measured."""
+    share, rest = divmod(args.channels, processes)
+    workers = []
+    first = 0
+    for index in range(processes):
+        channels = share + (1 if index < rest else 0)
+        command = [sys.executable, __file__, "--worker", "--db", db, "--first", str(first),
+                   "--channels", str(channels), "--rate", str(args.rate * channels / args.channels),
+                   "--seconds", str(args.seconds), "--seed", str(index + 1)]
+        if args.no_render:
+            command.append("--no-render")
+        workers.append(await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT))
+        first += channels
+    for process in workers:  # each says "ready" when its games are set up
+        assert process.stdout is not None
+        line = await process.stdout.readline()
+        assert line.strip() == b"ready", f"a service process failed to set up: {line!r}"
+    for process in workers:
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        await process.stdin.drain()
+    latencies: list[float] = []
+    elapsed = 0.0
+    for process in workers:
+        out, _ = await process.communicate()
+        assert process.returncode == 0, f"a service process failed ({process.returncode})"
+        result = json.loads(out)
+        latencies += result["latencies"]
+        elapsed = max(elapsed, result["elapsed"])
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    print("| channels | offered moves/s | moves | achieved moves/s | p50 ms | p99 ms | render |")
-    print("|---:|---:|---:|---:|---:|---:|---|")
-    print(f"| {args.channels} | {args.rate:.0f} | {len(latencies)} | {len(latencies) / elapsed:.0f} "
-          f"| {p50:.1f} | {p99:.1f} | {'no' if args.no_render else 'yes, 800 px PNG'} |")
+    return f"{len(latencies)} | {len(latencies) / elapsed:.0f} | {p50:.1f} | {p99:.1f}"
+
+
+# --- one service process ------------------------------------------------------------------
+
+
+async def worker(args: argparse.Namespace) -> None:
+    db = args.db[0]
+    storage = await open_storage(db)
+    render = (lambda view: None) if args.no_render else None
+    service = GameService(storage, Settings(), render=render)
+    # Names unique to this run, so that a database given with --db can be measured again.
+    run = f"{int(time.time())}-{args.first}"
+    channels = [(f"ch{run}-{i}", i) for i in range(args.first, args.first + args.channels)]
+    boards = {}
+    for channel, i in channels:
+        await say(service, channel, f"w{run}-{i}", "new @b", User(f"b{run}-{i}", f"b{run}-{i}"))
+        await say(service, channel, f"b{run}-{i}", "accept")
+        boards[channel] = Board()
+    warm = await say(service, channels[0][0], f"w{run}-{channels[0][1]}", "board")
+    assert warm[0].image or args.no_render
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+    latencies: list[float] = []
+    rng = random.Random(args.seed)
+    per_channel_rate = args.rate / args.channels
+    stop_at = time.perf_counter() + args.seconds
+
+    async def player(channel: str, index: int) -> None:
+        board = boards[channel]
+        while True:
+            # Sleep at most to the end of the window, so the rate is counted over the window.
+            await asyncio.sleep(min(rng.expovariate(per_channel_rate), max(0.0, stop_at - time.perf_counter())))
+            if time.perf_counter() >= stop_at:
+                return
+            moves = board.legal_moves()
+            if not moves or board.is_game_over():
+                return
+            move = rng.choice(moves)
+            user = f"w{run}-{index}" if board.turn else f"b{run}-{index}"
+            started = time.perf_counter()
+            replies = await say(service, channel, user, move.uci())
+            latencies.append(time.perf_counter() - started)
+            assert not replies[0].error, (replies[0].error, replies[0].text)
+            board.push(move)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(player(channel, i) for channel, i in channels))
+    elapsed = time.perf_counter() - started
+    await storage.close()
+    print(json.dumps({"latencies": latencies, "elapsed": elapsed}))
 
 
 async def say(service: GameService, channel: str, user: str, text: str, *mentions: User):
@@ -91,4 +189,4 @@ async def say(service: GameService, channel: str, user: str, text: str, *mention
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

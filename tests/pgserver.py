@@ -7,7 +7,8 @@ root, since PostgreSQL refuses to run as root), listens on 127.0.0.1 on a free p
 state is shared between tests.
 
 Durability settings are off (fsync, synchronous_commit): a test cluster is thrown away, and
-the crash tests that prove durability run on their own files.
+the crash tests that prove durability run on their own files. `PgServer(durable=True)`, for
+the benchmarks, keeps PostgreSQL's defaults.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def free_port() -> int:
 
 
 class PgServer:
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable  # fsync and synchronous commits on: for benchmarks, not tests
         self.bindir = find_bindir()
         self.root = Path(tempfile.mkdtemp(prefix="makruk-pg-"))
         self.data = self.root / "data"
@@ -75,9 +77,10 @@ class PgServer:
             shutil.chown(self.root, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-U", self.user, "-A", "trust", "-E", "UTF8",
                   "--locale=C", "--no-sync")
+        durability = "" if self.durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
         options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} "
-                   f"-c unix_socket_directories={self.root} -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=200 -c shared_buffers=64MB")
+                   f"-c unix_socket_directories={self.root} {durability}"
+                   "-c max_connections=200 -c shared_buffers=64MB")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
                   "-w", "-t", "60", "start")
         return self
