@@ -48,6 +48,15 @@ def get_player(conn: sqlite3.Connection, player_id: int) -> Player:
     return player_from_row(row, TEXT)
 
 
+def get_players(conn: sqlite3.Connection, player_ids: list[int]) -> dict[int, Player]:
+    if not player_ids:
+        return {}
+    marks = ", ".join("?" * len(player_ids))
+    rows = conn.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id IN ({marks})", player_ids).fetchall()
+    players = [player_from_row(row, TEXT) for row in rows]
+    return {player.id: player for player in players}
+
+
 def find_player(conn: sqlite3.Connection, platform: str, user_id: str) -> Player | None:
     row = conn.execute(
         f"SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ? AND user_id = ?",

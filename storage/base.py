@@ -81,6 +81,10 @@ class Storage(ABC):
         """The player with that id; NotFound if there is none."""
 
     @abstractmethod
+    async def get_players(self, player_ids: Sequence[int]) -> dict[int, Player]:
+        """The players with these ids, by id, in one query (ids with no player are left out)."""
+
+    @abstractmethod
     async def find_player(self, platform: Platform, user_id: str) -> Player | None:
         """The player with that platform user id, if known."""
 

@@ -176,6 +176,9 @@ class SqliteStorage(Storage):
     async def get_player(self, player_id: int) -> Player:
         return await self._run(_players.get_player, player_id)
 
+    async def get_players(self, player_ids: Sequence[int]) -> dict[int, Player]:
+        return await self._run(_players.get_players, sorted(set(player_ids)))
+
     async def find_player(self, platform: Platform, user_id: str) -> Player | None:
         return await self._run(_players.find_player, platform, user_id)
 

@@ -39,6 +39,12 @@ async def get_player(conn: Connection, player_id: int) -> Player:
     return player_from_row(row, NATIVE)
 
 
+async def get_players(conn: Connection, player_ids: list[int]) -> dict[int, Player]:
+    rows = await conn.fetch(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ANY($1::bigint[])", player_ids)
+    players = [player_from_row(row, NATIVE) for row in rows]
+    return {player.id: player for player in players}
+
+
 async def find_player(conn: Connection, platform: str, user_id: str) -> Player | None:
     row = await conn.fetchrow(
         f"SELECT {PLAYER_COLUMNS} FROM players WHERE platform = $1 AND user_id = $2",

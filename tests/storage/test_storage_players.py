@@ -56,6 +56,11 @@ async def test_get_and_find_player(storage: SqliteStorage, alice: Player) -> Non
         await storage.get_player(12345)
 
 
+async def test_get_players_reads_several_at_once(storage: SqliteStorage, alice: Player, bob: Player) -> None:
+    assert await storage.get_players([bob.id, alice.id, 12345, alice.id]) == {alice.id: alice, bob.id: bob}
+    assert await storage.get_players([]) == {}
+
+
 async def test_update_player_name_and_language(storage: SqliteStorage, alice: Player) -> None:
     spoken = await storage.update_player(alice.id, language="th")
     assert (spoken.display_name, spoken.language) == ("Alice", "th")
