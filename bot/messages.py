@@ -34,6 +34,9 @@ class Incoming:
     mentions: tuple[User, ...] = ()
     locale: str | None = None  # the user's client language, if the platform tells it
     addressed: bool = True
+    # False when the door draws boards itself from the reply's view (LINE's picture URLs name
+    # the view and are drawn when LINE fetches them): the service then draws no PNG.
+    pictures: bool = True
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class GameView:
     white: str
     black: str
     status: str = "active"
+    to_move: str | None = None  # the platform's user id of the person to move (None: the engine, or not known)
 
     def as_dict(self) -> dict[str, Any]:
         return {

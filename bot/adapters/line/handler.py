@@ -126,14 +126,15 @@ class LineHandler:
         user = User(user_id, await self._name(user_id, place))
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
-                            addressed=addressed)
+                            addressed=addressed, pictures=False)
         acting()  # from here on the event counts as handled, also if cut short
         await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user)
 
     async def _welcome(self, event: FollowEvent | JoinEvent, place: Place) -> None:
         who = User(getattr(event.source, "user_id", None) or "", "")
         acting()
-        replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community))
+        replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community,
+                                                   pictures=False))
         language = replies[0].language if replies else self.language
         text = functools.partial(self.catalog.text, language)
         actions = (

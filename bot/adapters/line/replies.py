@@ -131,12 +131,11 @@ class Composer:
 
     async def _choices(self, reply: Reply, view: BoardView, chat: Chat, answered: User | None) -> list[MoveChoice]:
         """The moves the answered person may tap, if the board shows the game as it is and it is their turn."""
-        if answered is None or reply.game is None or reply.game.status != "active":
+        game = reply.game
+        if answered is None or game is None or game.status != "active" or game.to_move != answered.id:
             return []
-        current = await self.games.channel_game("line", chat.channel)
-        if current is None or current.status != "active" or current.fen != view.fen:
-            return []  # someone moved meanwhile: a plain picture cannot mislead
-        return await self.games.move_choices("line", chat.channel, answered)
+        # Empty if someone moved meanwhile: a plain picture cannot mislead.
+        return await self.games.move_choices("line", chat.channel, answered, fen=view.fen)
 
     def _piece_areas(self, view: BoardView, choices: list[MoveChoice], language: str) -> list[tuple[int, str]]:
         word = self.command_text("select", language)

@@ -33,7 +33,7 @@ async def hint(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         raise Refusal("game_over")
     shown = await table.game_reply(ctx, game, board, "board")
     reply = await analysis.hint(table.engine, table.present, ctx.language, board, table.position(game), shown)
-    return [await table.with_image(reply)]
+    return [await table.drawn(ctx, reply)]
 
 
 @commands.command("review")

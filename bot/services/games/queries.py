@@ -38,13 +38,17 @@ async def channel_game(table: Table, platform: Platform, channel: str) -> GameVi
                     names["w"], names["b"], status=game.status)
 
 
-async def move_choices(table: Table, platform: Platform, channel: str, user: User) -> list[MoveChoice]:
-    """The legal moves ``user`` may play now in the channel's game (empty when none)."""
+async def move_choices(table: Table, platform: Platform, channel: str, user: User, *,
+                       fen: str | None = None) -> list[MoveChoice]:
+    """The legal moves ``user`` may play now in the channel's game (empty when none, or when
+    the game is no longer at ``fen``: someone moved meanwhile)."""
     game = await table.storage.active_game(platform, channel)
     if game is None or game.status != "active":
         return []
-    player = await table.storage.find_player(platform, user.id)
     board = table.board(game)
+    if fen is not None and board.fen() != fen:
+        return []
+    player = await table.storage.find_player(platform, user.id)
     seat = game.seat(side_to_move(board))
     if player is None or seat is None or seat.player_id != player.id or board.is_game_over():
         return []

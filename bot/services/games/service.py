@@ -219,8 +219,9 @@ class GameService:
     async def channel_game(self, platform: Platform, channel: str) -> GameView | None:
         return await queries.channel_game(self.table, platform, channel)
 
-    async def move_choices(self, platform: Platform, channel: str, user: User) -> list[MoveChoice]:
-        return await queries.move_choices(self.table, platform, channel, user)
+    async def move_choices(self, platform: Platform, channel: str, user: User, *,
+                           fen: str | None = None) -> list[MoveChoice]:
+        return await queries.move_choices(self.table, platform, channel, user, fen=fen)
 
     async def turn_choices(self, platform: Platform, channel: str) -> list[MoveChoice]:
         return await queries.turn_choices(self.table, platform, channel)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from makruk import Board, CountEvent, Move
-from storage import NotFound, Storage, StorageError
+from storage import Storage, StorageError
 from storage.records import ChannelSettings, Color, Game, GameChanges, NewMove, NewNotice, Player, RatingUpdate, Result
 
 from ...clock import Clock
@@ -136,13 +136,7 @@ class Table:
         return game is not None and player is not None and player.id in game.player_ids
 
     async def players_of(self, game: Game) -> dict[int, Player]:
-        players = {}
-        for pid in game.player_ids:
-            try:
-                players[pid] = await self.storage.get_player(pid)
-            except NotFound:
-                pass
-        return players
+        return await self.storage.get_players(game.player_ids)
 
     def names(self, game: Game, players: dict[int, Player]) -> dict[str, str]:
         """Each colour's name as replies show it: the player's, or "Bot (level)"."""
@@ -169,7 +163,15 @@ class Table:
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
             flip=flip, settings=ctx.settings, actor=ctx.msg.user, selected=selected,
         )
-        return await self.with_image(reply)
+        seat = game.seat(side_to_move(board)) if game.status == "active" else None
+        mover = players.get(seat.player_id) if seat is not None and seat.player_id is not None else None
+        if reply.game is not None and mover is not None:
+            reply = dataclasses.replace(reply, game=dataclasses.replace(reply.game, to_move=mover.user_id))
+        return await self.drawn(ctx, reply)
+
+    async def drawn(self, ctx: Context, reply: Reply) -> Reply:
+        """The reply with its board drawn, if the message's door wants PNGs (``Incoming.pictures``)."""
+        return await self.with_image(reply) if ctx.msg.pictures else reply
 
     async def with_image(self, reply: Reply) -> Reply:
         """The reply with its board drawn off the event loop: Pillow releases the GIL while it
