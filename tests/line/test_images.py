@@ -256,11 +256,11 @@ async def test_composing_a_reply_draws_nothing(line, tmp_path):
     composer = Composer(line.app.games, store, line.app.games.catalog)
     chat = Chat(f"user:{ALICE}", True)
     plain = Reply(kind="game", text="", language="th", board=HINTED, image=b"the service's own drawing")
-    (image,) = [m.to_dict() for m in await composer.messages([plain], chat, answered=None)]
+    (image,) = await composer.messages([plain], chat, answered=None)
     assert image["type"] == "image" and "/pictures/" in image["originalContentUrl"]
 
     started = await line.app.games.handle(Incoming("line", chat.channel, User(ALICE, "Alice"), "new bot"))
-    messages = [m.to_dict() for m in await composer.messages(started, chat, answered=User(ALICE, "Alice"))]
+    messages = await composer.messages(started, chat, answered=User(ALICE, "Alice"))
     assert messages[-1]["type"] == "imagemap" and "/pictures/" in messages[-1]["baseUrl"]
     assert drawings.calls == [] and os.listdir(store.directory) == []
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import aiohttp
-from linebot.v3.messaging import ApiException, AsyncMessagingApi, Message, ReplyMessageRequest  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+from linebot.v3.messaging import ApiException  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 from linebot.v3.webhooks import (  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
     AllMentionee,
     Event,
@@ -36,6 +36,7 @@ from ...i18n import Catalog
 from ...messages import Action, Incoming, Notice, Reply, User
 from ...services.games import GameService
 from ...services.outbox import Outbox
+from .api import Message, MessagingCalls
 from .inbox import acting
 from .profiles import Profiles
 from .push import Pusher
@@ -78,7 +79,7 @@ def place_of(source) -> Place | None:
 class LineHandler:
     """Turns one event into the service's ``Incoming`` and shows the answer, in the chat's turn."""
 
-    def __init__(self, games: GameService, storage: Storage, api: AsyncMessagingApi, profiles: Profiles,
+    def __init__(self, games: GameService, storage: Storage, api: MessagingCalls, profiles: Profiles,
                  composer: Composer, pusher: Pusher, outbox: Outbox, catalog: Catalog, *, language: str = "th",
                  owed: Callable[[], None] | None = None, timeout: float = REQUEST_TIMEOUT) -> None:
         self.games = games
@@ -240,8 +241,7 @@ class LineHandler:
     async def _reply(self, reply_token: str, messages: list[Message]) -> bool:
         """Whether LINE took the reply (a reply token is single-use and expires soon)."""
         try:
-            await self.api.reply_message(ReplyMessageRequest(reply_token=reply_token, messages=messages),
-                                         _request_timeout=self.timeout)
+            await self.api.reply(reply_token, messages, timeout=self.timeout)
             return True
         except ApiException as error:
             if _token_failed(error):
@@ -271,11 +271,12 @@ def _joined(answer: list[Message], notices: list[Message]) -> list[Message]:
     if not notices:
         return answer
     messages = answer + notices
-    quick = next((m.quick_reply for m in reversed(answer) if m.quick_reply is not None), None)
-    quick = quick or messages[-1].quick_reply
+    quick = next((m["quickReply"] for m in reversed(answer) if m.get("quickReply") is not None), None)
+    quick = quick or messages[-1].get("quickReply")
     for message in messages:
-        message.quick_reply = None
-    messages[-1].quick_reply = quick
+        message.pop("quickReply", None)
+    if quick is not None:
+        messages[-1]["quickReply"] = quick
     return messages
 
 

@@ -21,6 +21,7 @@ import asyncio
 import contextvars
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
@@ -37,7 +38,8 @@ log = logging.getLogger(__name__)
 STALE: Final = timedelta(minutes=2)  # an event started this long ago by a silent process is lost
 LEFT_BEHIND: Final = timedelta(seconds=10)  # an event nobody took this long after it came
 TAKE_RETRIES: Final = (0.1, 0.5, 2.0)  # pauses before asking the database again
-POLL: Final = (0.01, 1.0)  # how often to ask again while another process has the chat (first, most)
+POLL: Final = (0.01, 1.0)
+READ_KEPT: Final = 10_000  # how often to ask again while another process has the chat (first, most)
 
 # Set by the handler right before the game service acts on the event being handled.
 _acting: contextvars.ContextVar[list[bool] | None] = contextvars.ContextVar("line_inbox_acting", default=None)
@@ -64,17 +66,24 @@ class Inbox:
         self.queues = ChatQueues(self._work)
         self._batch: list[tuple[list[NewEvent], asyncio.Future[None]]] = []
         self._storing: asyncio.Task[None] | None = None
+        # Events this process received, as the SDK read them, until taken (by whichever process):
+        # the common case, taking one's own event, need not read it again.
+        self._read: OrderedDict[str, Event] = OrderedDict()
 
     def room(self) -> int:
         return self.queues.room()
 
-    async def receive(self, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        """Stores ``(chat, raw event)`` pairs and wakes their chats; raises StorageError if the
-        database did not take them (then nothing was acknowledged)."""
+    async def receive(self, events: Sequence[tuple[str, dict[str, Any], Event]]) -> None:
+        """Stores ``(chat, raw event, event)`` triples and wakes their chats; raises StorageError
+        if the database did not take them (then nothing was acknowledged)."""
         if not events:
             return
         new = [NewEvent("line", chat, str(item["webhookEventId"]), _sent(item), json.dumps(item, ensure_ascii=False))
-               for chat, item in events]
+               for chat, item, _ in events]
+        for _, item, event in events:
+            self._read[str(item["webhookEventId"])] = event
+        while len(self._read) > READ_KEPT:
+            self._read.popitem(last=False)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._batch.append((new, done))  # no await before this: the batch keeps the order requests came in
         if self._storing is None or self._storing.done():
@@ -138,7 +147,8 @@ class Inbox:
             flag = [False]
             token = _acting.set(flag)
             try:
-                await self._handle(Event.from_dict(json.loads(stored.body)))
+                event = self._read.pop(stored.event_id, None) or Event.from_dict(json.loads(stored.body))
+                await self._handle(event)
             except asyncio.CancelledError:
                 if not flag[0]:  # the service never saw it: give it back for after the restart
                     await asyncio.shield(self._give_back(stored.id))

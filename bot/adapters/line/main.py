@@ -28,6 +28,7 @@ from ...app import App, configure_logging, open_app
 from ...config import Settings
 from ...scheduler import Scheduler
 from ...services.claims import new_holder
+from .api import MessagingCalls
 from .handler import LineHandler
 from .images import ImageStore
 from .inbox import LEFT_BEHIND, Inbox
@@ -150,9 +151,10 @@ class LineDoor:
         catalog = self.app.games.catalog
         self.profiles = Profiles(self.api)
         self.composer = Composer(self.app.games, self.images, catalog)
-        self.pusher = Pusher(self.api, self.composer, timeout=self._push_timeout)
+        self.calls = MessagingCalls(self.api)
+        self.pusher = Pusher(self.calls, self.composer, timeout=self._push_timeout)
         self.outbox = self.app.outbox("line", self.pusher.send)
-        self.handler = LineHandler(self.app.games, self.app.storage, self.api, self.profiles, self.composer,
+        self.handler = LineHandler(self.app.games, self.app.storage, self.calls, self.profiles, self.composer,
                                    self.pusher, self.outbox, catalog, language=settings.line_language,
                                    owed=self.push_soon)
         self.inbox = Inbox(self.app.storage, self.handler.handle, holder=new_holder(), clock=self.app.games.clock)

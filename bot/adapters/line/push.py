@@ -18,10 +18,11 @@ from collections.abc import Iterable, Mapping
 from email.utils import parsedate_to_datetime
 
 import aiohttp
-from linebot.v3.messaging import ApiException, AsyncMessagingApi, Message, PushMessageRequest  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+from linebot.v3.messaging import ApiException  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
 
 from ...messages import Notice
 from ...services.outbox import DeliveryError
+from .api import Message, MessagingCalls
 from .locks import ChatLocks
 from .replies import Chat, Composer
 
@@ -55,7 +56,7 @@ class Pusher:
     """``send(notice)`` for the outbox; shares a lock per chat with the replies, so a notice
     is either carried by a reply or pushed, never both."""
 
-    def __init__(self, api: AsyncMessagingApi, composer: Composer, *, timeout: float = REQUEST_TIMEOUT) -> None:
+    def __init__(self, api: MessagingCalls, composer: Composer, *, timeout: float = REQUEST_TIMEOUT) -> None:
         self.api = api
         self.composer = composer
         self.timeout = timeout
@@ -80,8 +81,7 @@ class Pusher:
     async def push(self, target: str, messages: list[Message], key: str) -> None:
         """One push under retry key ``key``; a 409 means LINE took an earlier try of it."""
         try:
-            await self.api.push_message(PushMessageRequest(to=target, messages=messages),
-                                        x_line_retry_key=key, _request_timeout=self.timeout)
+            await self.api.push(target, messages, retry_key=key, timeout=self.timeout)
         except ApiException as error:
             if error.status == 409:
                 log.info("LINE took an earlier try of push %s already", key)

@@ -2,28 +2,14 @@
 
 One LINE reply holds at most five messages, so all texts of one answer come first (merged when
 there are too many) and then one picture: the last one, which shows the position as it is now.
+Messages are the Messaging API's JSON objects, written here (see ``api.py`` for why).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from linebot.v3.messaging import (  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
-    ImagemapArea,
-    ImagemapBaseSize,
-    ImagemapMessage,
-    ImageMessage,
-    MentionSubstitutionObject,
-    Message,
-    MessageAction,
-    MessageImagemapAction,
-    QuickReply,
-    QuickReplyItem,
-    TextMessage,
-    TextMessageV2,
-    UserMentionTarget,
-)
+from typing import Any
 
 from makruk import SQUARE_NAMES, parse_square, square_thai, to_arabic_digits
 from renderers import square_box
@@ -32,6 +18,7 @@ from ...i18n import Catalog
 from ...messages import Action, BoardView, Reply, User
 from ...services.games import GameService, MoveChoice
 from ..text import clip
+from .api import Message
 from .images import IMAGEMAP_BASE, ImageStore
 
 MAX_MESSAGES = 5
@@ -72,16 +59,16 @@ class Composer:
         if messages and replies:
             quick = self.quick_reply(replies[-1].actions, replies[-1].language)
             if quick is not None:
-                messages[-1].quick_reply = quick
+                messages[-1]["quickReply"] = quick
         return messages
 
-    def quick_reply(self, actions: Sequence[Action], language: str) -> QuickReply | None:
+    def quick_reply(self, actions: Sequence[Action], language: str) -> dict[str, Any] | None:
         items = [
-            QuickReplyItem(action=MessageAction(label=clip(a.label, MAX_LABEL),
-                                                text=self.command_text(a.command, language)))
+            {"type": "action", "action": {"type": "message", "label": clip(a.label, MAX_LABEL),
+                                          "text": self.command_text(a.command, language)}}
             for a in actions[:MAX_QUICK_REPLIES]
         ]
-        return QuickReply(items=items) if items else None
+        return {"items": items} if items else None
 
     def command_text(self, command: str, language: str) -> str:
         """The command as the chat's language writes it (``resign`` -> ``ยอมแพ้``), if that word
@@ -99,7 +86,7 @@ class Composer:
         text = reply.text[:MAX_TEXT]
         mentions = [m for m in reply.mentions if m.id] if not chat.one_to_one else []
         if not mentions or "{" in text or "}" in text:
-            return TextMessage(text=text)
+            return {"type": "text", "text": text}
         substitution = {}
         for i, user in enumerate(mentions[:20]):
             key = f"m{i}"
@@ -108,8 +95,8 @@ class Composer:
                 text = text.replace(user.name, placeholder, 1)
             else:
                 text = f"{placeholder} {text}"
-            substitution[key] = MentionSubstitutionObject(mentionee=UserMentionTarget(user_id=user.id))
-        return TextMessageV2(text=text[:MAX_TEXT], substitution=substitution)
+            substitution[key] = {"type": "mention", "mentionee": {"type": "user", "userId": user.id}}
+        return {"type": "textV2", "text": text[:MAX_TEXT], "substitution": substitution}
 
     # --- the picture ------------------------------------------------------------------
 
@@ -127,7 +114,7 @@ class Composer:
             original, preview = await self.images.stored(reply.image)
         else:
             raise ValueError("a picture needs a board or a PNG")
-        return ImageMessage(original_content_url=original, preview_image_url=preview)
+        return {"type": "image", "originalContentUrl": original, "previewImageUrl": preview}
 
     async def _choices(self, reply: Reply, view: BoardView, chat: Chat, answered: User | None) -> list[MoveChoice]:
         """The moves the answered person may tap, if the board shows the game as it is and it is their turn."""
@@ -159,14 +146,15 @@ class Composer:
         actions = []
         for square, text in areas:
             left, top, right, bottom = square_box(square, IMAGEMAP_BASE, view.flip)
-            actions.append(MessageImagemapAction(
-                text=text, area=ImagemapArea(x=left, y=top, width=right - left, height=bottom - top)))
-        return ImagemapMessage(
-            base_url=base_url,
-            alt_text=self.catalog.text(language, alt_key)[:MAX_ALT_TEXT],
-            base_size=ImagemapBaseSize(width=IMAGEMAP_BASE, height=IMAGEMAP_BASE),
-            actions=actions,
-        )
+            actions.append({"type": "message", "text": text,
+                            "area": {"x": left, "y": top, "width": right - left, "height": bottom - top}})
+        return {
+            "type": "imagemap",
+            "baseUrl": base_url,
+            "altText": self.catalog.text(language, alt_key)[:MAX_ALT_TEXT],
+            "baseSize": {"width": IMAGEMAP_BASE, "height": IMAGEMAP_BASE},
+            "actions": actions,
+        }
 
 
 def _square_text(square: int, coords: str) -> str:
@@ -180,4 +168,4 @@ def _merged(texts: list[str], room: int) -> list[Message]:
     """Texts merged into as few messages as their length allows, at most ``room``."""
     merged = "\n\n".join(texts)
     parts = [merged[i:i + MAX_TEXT] for i in range(0, len(merged), MAX_TEXT)][:room]
-    return [TextMessage(text=part) for part in parts]
+    return [{"type": "text", "text": part} for part in parts]

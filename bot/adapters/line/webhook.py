@@ -74,7 +74,7 @@ class Webhook:
         except Malformed as error:
             log.warning("refused a signed but malformed webhook request: %s", error)
             return self._refuse(400, "bad_body")
-        chats = [(chat, item) for item, event in events if (chat := self._chat_of(event)) is not None]
+        chats = [(chat, item, event) for item, event in events if (chat := self._chat_of(event)) is not None]
         if len(chats) > self.queues.room():
             log.error("%d LINE events wait already; asking LINE to send these again later", self.queues.waiting)
             return self._refuse(503, "busy")
