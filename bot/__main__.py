@@ -20,7 +20,7 @@ from pathlib import Path
 
 from storage import StorageError
 
-from .app import configure_logging, open_app
+from .app import configure_logging, open_app, settle_memory
 from .config import LANGUAGES, Settings, with_database
 from .observability.serving import serving_metrics
 
@@ -35,6 +35,7 @@ PLUGINS = {
 def main(argv: list[str] | None = None) -> int:
     plugins = _load_plugins()
     args = _parser(plugins).parse_args(argv)
+    settle_memory()
     try:
         settings = Settings.from_env()
     except ValueError as error:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from storage import Storage, open_storage
 
@@ -81,6 +83,21 @@ async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, re
     await storage.upsert_puzzles(p.to_record() for p in puzzles)
     bands = weekday_bands([p.rating for p in puzzles])
     return PuzzleService(storage, settings, clock=clock, render=render, bands=bands, claims=claims)
+
+
+# Collections of the youngest generation after this many new objects (Python's default: 700).
+GC_YOUNG_THRESHOLD: Final = 10_000
+
+
+def settle_memory() -> None:
+    """For a bot that runs for days: what start-up made (the modules of discord.py, the LINE
+    SDK and Pillow, the catalogues) is moved out of the collector's sight, and the youngest
+    generation is collected less often. A full collection then looks only at what the bot made
+    since, so it no longer stalls every chat's answer for tens of milliseconds under load."""
+    gc.collect()
+    gc.freeze()
+    _, middle, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, oldest)
 
 
 def configure_logging(level: str, settings: Settings | None = None) -> None:
