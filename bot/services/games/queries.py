@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from makruk import Board
+from storage.records import Game
+
 from ...messages import GameView, Platform, User
 from .table import side_to_move
 
@@ -50,15 +53,9 @@ async def move_choices(table: Table, platform: Platform, channel: str, user: Use
         return []
     player = await table.storage.find_player(platform, user.id)
     seat = game.seat(side_to_move(board))
-    if player is None or seat is None or seat.player_id != player.id or board.is_game_over():
+    if player is None or seat is None or seat.player_id != player.id:
         return []
-    choices = []
-    for m in board.legal_moves():
-        piece = board.piece_at(m.from_square)
-        assert piece is not None  # a legal move starts on a piece
-        choices.append(MoveChoice(m.uci(), board.san(m), board.thai_san(m), m.from_square, m.to_square,
-                                  piece.kind.name.lower()))
-    return choices
+    return choices_of(table, game, board)
 
 
 async def turn_choices(table: Table, platform: Platform, channel: str) -> list[MoveChoice]:
@@ -67,8 +64,26 @@ async def turn_choices(table: Table, platform: Platform, channel: str) -> list[M
     game = await table.storage.active_game(platform, channel)
     if game is None or game.status != "active":
         return []
-    seat = game.seat(side_to_move(table.board(game)))
+    board = table.board(game)
+    seat = game.seat(side_to_move(board))
     if seat is None or seat.player_id is None:
         return []
-    player = await table.storage.get_player(seat.player_id)
-    return await move_choices(table, platform, channel, User(player.user_id, player.display_name))
+    return choices_of(table, game, board)
+
+
+def choices_of(table: Table, game: Game, board: Board) -> list[MoveChoice]:
+    """Every legal move of the position in every notation: worked out once per position (a
+    game's version) and kept with its board, since each door asks for them several times
+    per answer (menus, autocomplete, tap-to-move)."""
+    known = table.known_choices(game)
+    if known is not None:
+        return list(known)
+    choices = []
+    if not board.is_game_over():
+        for m in board.legal_moves():
+            piece = board.piece_at(m.from_square)
+            assert piece is not None  # a legal move starts on a piece
+            choices.append(MoveChoice(m.uci(), board.san(m), board.thai_san(m), m.from_square, m.to_square,
+                                      piece.kind.name.lower()))
+    table.keep_choices(game, tuple(choices))
+    return choices

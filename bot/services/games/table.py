@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from makruk import Board, CountEvent, Move
 from storage import Storage, StorageError
@@ -47,13 +48,15 @@ class Table:
         self.random = rng
         self.puzzles = puzzles
         self._boards: OrderedDict[int, tuple[int, Board]] = OrderedDict()  # game id -> (version, board)
+        # game id -> (version, its legal moves in every notation): see queries.choices_of
+        self._choices: OrderedDict[int, tuple[int, tuple[Any, ...]]] = OrderedDict()
         # One lock per channel while anyone waits on it; unused locks go away with their last user.
         self._locks: weakref.WeakValueDictionary[tuple[Platform, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
 
     def sizes(self) -> dict[str, int]:
         """How many entries the in-memory tables hold (each has a bound; for tests and metrics)."""
-        return {"boards": len(self._boards), "locks": len(self._locks)}
+        return {"boards": len(self._boards), "locks": len(self._locks), "choices": len(self._choices)}
 
     # --- channels ---------------------------------------------------------------------
 
@@ -99,6 +102,19 @@ class Table:
         self._boards.move_to_end(game.id)
         while len(self._boards) > BOARDS_KEPT:
             self._boards.popitem(last=False)
+
+    def known_choices(self, game: Game) -> tuple[Any, ...] | None:
+        cached = self._choices.get(game.id)
+        if cached is None or cached[0] != game.version:
+            return None
+        self._choices.move_to_end(game.id)
+        return cached[1]
+
+    def keep_choices(self, game: Game, choices: tuple[Any, ...]) -> None:
+        self._choices[game.id] = (game.version, choices)
+        self._choices.move_to_end(game.id)
+        while len(self._choices) > BOARDS_KEPT:
+            self._choices.popitem(last=False)
 
     def position(self, game: Game) -> EnginePosition:
         """The game as an engine needs it."""
