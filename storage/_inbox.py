@@ -4,7 +4,8 @@ at a time by whichever process takes them (run on the worker thread)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from ._sql import decode_time, encode_time, write_tx
 from .records import InboxEvent, NewEvent, Platform, Taken
@@ -34,8 +35,8 @@ def take_event(
     stale_before: str, now: str,
 ) -> Taken:
     # One write transaction: SQLite's single writer makes "nobody else is busy, so I take the
-    # next one" atomic across processes.
-    with write_tx(conn):
+    # next one" atomic across processes. Bookkeeping, so no sync of its own (see _unsynced).
+    with _unsynced(conn), write_tx(conn):
         if finished is not None:
             conn.execute("DELETE FROM inbox WHERE id = ? AND holder = ?", (finished, holder))
         busy = conn.execute(
@@ -61,8 +62,22 @@ def take_event(
 
 
 def give_back_event(conn: sqlite3.Connection, event: int, holder: str) -> None:
-    with write_tx(conn):
+    with _unsynced(conn), write_tx(conn):
         conn.execute("UPDATE inbox SET holder = NULL, started = NULL WHERE id = ? AND holder = ?", (event, holder))
+
+
+@contextmanager
+def _unsynced(conn: sqlite3.Connection) -> Iterator[None]:
+    """A commit that waits for no disk sync (WAL, synchronous=NORMAL), for the inbox's own
+    bookkeeping: the next synced commit (a move, the next event stored) writes it out in
+    order with itself. A power cut may lose it: then an event is taken again or dropped as
+    stale, and the game's compare-and-set still applies a move once. Events themselves are
+    stored with a sync (receive_events)."""
+    conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        yield
+    finally:
+        conn.execute("PRAGMA synchronous = FULL")
 
 
 def waiting_chats(

@@ -33,7 +33,9 @@ async def take_event(
 ) -> Taken:
     async with conn.transaction():
         # The chat's own lock, for this transaction: two processes never both see the chat idle
-        # and take two of its events.
+        # and take two of its events. Bookkeeping: its commit need not wait for the disk (a
+        # crash of the server may lose it; then an event is taken again or dropped as stale).
+        await conn.execute("SET LOCAL synchronous_commit = off")
         await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", f"inbox:{platform}:{channel}")
         if finished is not None:
             await conn.execute("DELETE FROM inbox WHERE id = $1 AND holder = $2", finished, holder)
