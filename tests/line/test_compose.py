@@ -99,3 +99,28 @@ async def test_pictures_without_a_board_get_a_shrunk_preview(line):
     assert status == 200 and kind == "image/png" and original == card.getvalue()
     status, kind, preview = await line.fetch(picture["previewImageUrl"])
     assert status == 200 and png_size(preview) == (240, 320)
+
+
+async def test_composed_messages_are_what_the_sdks_own_models_would_send(line):
+    # The door writes the Messaging API's JSON itself (api.py): each message must read back
+    # through the SDK's models unchanged, field names and nesting included.
+    from linebot.v3.messaging import Message, QuickReply  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
+
+    composer = line.door.composer
+    await line.say(ALICE, "/new", group=GROUP)
+    await line.say(BOB, "accept", group=GROUP)
+    game = await line.app.games.handle(Incoming("line", f"group:{GROUP}", User(ALICE, "Alice"), "board",
+                                                pictures=False))
+    mention = Reply(kind="info", text="Bob Builder, it is your move", language="en",
+                    mentions=(User(BOB, "Bob Builder"),),
+                    actions=(Action("resign", "Resign"), Action("board", "Board")))
+    for replies, answered in (([mention], None), (game, User(ALICE, "Alice")), (game, None)):
+        messages = await composer.messages(replies, Chat(f"group:{GROUP}", False), answered=answered)
+        assert messages
+        for message in messages:
+            assert Message.from_dict(message).to_dict() == message, message
+    types = {m["type"] for r, a in (([mention], None), (game, User(ALICE, "Alice")), (game, None))
+             for m in await composer.messages(r, Chat(f"group:{GROUP}", False), answered=a)}
+    assert types == {"textV2", "text", "imagemap", "image"}
+    quick = composer.quick_reply(mention.actions, "en")
+    assert QuickReply.from_dict(quick).to_dict() == quick
