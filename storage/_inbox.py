@@ -61,6 +61,19 @@ def take_event(
     return Taken(InboxEvent(row[0], platform, channel, row[1], decode_time(row[2]), row[3]))
 
 
+def event_holders(conn: sqlite3.Connection, prefix: str) -> set[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT holder FROM inbox WHERE started IS NOT NULL AND substr(holder, 1, ?) = ?",
+        (len(prefix), prefix),
+    ).fetchall()
+    return {holder for (holder,) in rows}
+
+
+def drop_started_events(conn: sqlite3.Connection, holder: str) -> int:
+    with write_tx(conn):
+        return conn.execute("DELETE FROM inbox WHERE holder = ? AND started IS NOT NULL", (holder,)).rowcount
+
+
 def give_back_event(conn: sqlite3.Connection, event: int, holder: str) -> None:
     with _unsynced(conn), write_tx(conn):
         conn.execute("UPDATE inbox SET holder = NULL, started = NULL WHERE id = ? AND holder = ?", (event, holder))

@@ -380,6 +380,15 @@ class Storage(ABC):
         """
 
     @abstractmethod
+    async def event_holders(self, prefix: str) -> set[str]:
+        """The holders whose names start with `prefix` that have an event started."""
+
+    @abstractmethod
+    async def drop_started_events(self, holder: str) -> int:
+        """Drop the events `holder` started (a process known to be dead: they count as
+        handled, never handled twice), so its chats go on at once; returns how many."""
+
+    @abstractmethod
     async def give_back_event(self, event: int, holder: str) -> None:
         """Undo `take_event` for an event `holder` took and did not act on (it was cut short
         first): the chat's next taker handles it."""

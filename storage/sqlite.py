@@ -424,6 +424,12 @@ class SqliteStorage(Storage):
             _inbox.take_event, platform, channel, holder, finished, encode_time(stale_before), self._now()
         )
 
+    async def event_holders(self, prefix: str) -> set[str]:
+        return await self._run(_inbox.event_holders, prefix)
+
+    async def drop_started_events(self, holder: str) -> int:
+        return await self._run(_inbox.drop_started_events, holder)
+
     async def give_back_event(self, event: int, holder: str) -> None:
         await self._run(_inbox.give_back_event, event, holder)
 

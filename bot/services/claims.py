@@ -48,6 +48,25 @@ def _here() -> str:
     return f"{socket.gethostname()}/{namespace}/"
 
 
+def here() -> str:
+    """The prefix of the holders on this machine (see ``gone``)."""
+    return _here()
+
+
+def gone(holders: Iterable[str], *, me: str | None = None) -> list[str]:
+    """Those of ``holders`` (names from ``new_holder``) that ran on this machine and whose
+    process no longer exists. Holders elsewhere, or whose pid is taken again, are not gone."""
+    prefix = _here()
+    dead = []
+    for holder in holders:
+        if holder == me or not holder.startswith(prefix):
+            continue
+        pid = holder.removeprefix(prefix).partition("/")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            dead.append(holder)
+    return dead
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)  # no signal: only asks whether the process exists
@@ -74,12 +93,9 @@ class Claims:
         """Gives back the claims of holders on this machine whose process is gone: a bot that
         was killed and started again takes its work up at once, not when the old claims run
         out. Holders elsewhere keep theirs until their lease ends. Returns how many."""
-        here = _here()
         released = 0
-        for holder in await self.storage.lease_holders(here):
-            pid = holder.removeprefix(here).partition("/")[0]
-            if holder != self.holder and pid.isdigit() and not _alive(int(pid)):
-                released += await self.storage.release_holder(holder)
+        for holder in gone(await self.storage.lease_holders(_here()), me=self.holder):
+            released += await self.storage.release_holder(holder)
         if released:
             log.info("took over %d claims of processes on this machine that are gone", released)
         return released

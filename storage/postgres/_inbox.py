@@ -61,6 +61,18 @@ async def take_event(
     return Taken(InboxEvent(row["id"], platform, channel, row["event_id"], utc(row["sent"]), row["body"]))
 
 
+async def event_holders(conn: Connection, prefix: str) -> set[str]:
+    rows = await conn.fetch(
+        "SELECT DISTINCT holder FROM inbox WHERE started IS NOT NULL AND left(holder, $1) = $2", len(prefix), prefix
+    )
+    return {row["holder"] for row in rows}
+
+
+async def drop_started_events(conn: Connection, holder: str) -> int:
+    status = await conn.execute("DELETE FROM inbox WHERE holder = $1 AND started IS NOT NULL", holder)
+    return int(status.split()[-1])
+
+
 async def give_back_event(conn: Connection, event: int, holder: str) -> None:
     await conn.execute("UPDATE inbox SET holder = NULL, started = NULL WHERE id = $1 AND holder = $2", event, holder)
 

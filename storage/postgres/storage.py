@@ -385,6 +385,12 @@ class PostgresStorage(Storage):
             _inbox.take_event, platform, channel, holder, finished, utc(stale_before), self._now()
         )
 
+    async def event_holders(self, prefix: str) -> set[str]:
+        return await self._run(_inbox.event_holders, prefix)
+
+    async def drop_started_events(self, holder: str) -> int:
+        return await self._run(_inbox.drop_started_events, holder)
+
     async def give_back_event(self, event: int, holder: str) -> None:
         await self._run(_inbox.give_back_event, event, holder)
 

@@ -6,6 +6,9 @@ separate process would.)"""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 
@@ -17,6 +20,7 @@ from bot.adapters.line.main import LineDoor
 from bot.app import open_app
 from bot.config import Settings, with_database
 from bot.engines import RandomMover
+from storage import NewEvent
 
 from ..line.support import (
     ALICE,
@@ -115,3 +119,20 @@ async def test_an_event_acknowledged_by_a_server_that_died_is_handled_by_the_oth
     assert await b.door.inbox.wake_waiting() == 1
     await b.door.settle()
     assert [r.body["replyToken"] for r in b.fake.replies if r.status == 200] == [help_event["replyToken"]]
+
+
+async def test_a_chat_whose_event_died_with_its_process_goes_on_after_the_restart(servers) -> None:
+    _, b = servers
+    # A process of this machine took an event of the group, then was killed (its pid is gone).
+    child = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await child.wait()
+    dead = b.door.inbox.holder.replace(f"/{os.getpid()}/", f"/{child.pid}/", 1)
+    cut_short = text_event("/ช่วย", source(ALICE, group=GROUP))
+    await b.app.storage.receive_events([NewEvent("line", f"group:{GROUP}", cut_short["webhookEventId"],
+                                                 b.clock.now(), json.dumps(cut_short))])
+    taken = await b.app.storage.take_event("line", f"group:{GROUP}", dead, stale_before=b.clock.now())
+    assert taken.event is not None
+    assert await b.door.inbox.drop_the_deads() == 1  # the restarted door's first round does this
+    after = text_event("/ช่วย", source(BOB, group=GROUP))
+    assert await b.post(payload(after)) == 200
+    assert [r.body["replyToken"] for r in b.fake.replies if r.status == 200] == [after["replyToken"]]

@@ -122,3 +122,16 @@ async def test_an_event_given_back_is_the_chats_next_again(storage: Storage, clo
     await storage.give_back_event(taken.event.id, "p1")
     again = await take(storage, clock, "p2")
     assert again.event is not None and again.event.event_id == "e1"
+
+
+async def test_the_started_events_of_a_dead_holder_are_dropped_on_request(storage: Storage, clock: FakeClock) -> None:
+    await storage.receive_events([event("e1", sent=clock.now), event("e2", sent=clock.now),
+                                  event("x1", "group:C2", sent=clock.now)])
+    assert (await take(storage, clock, "here/1/100/aa")).event is not None  # e1, started
+    assert (await take(storage, clock, "here/1/200/bb", chat="group:C2")).event is not None
+    assert await storage.event_holders("here/1/") == {"here/1/100/aa", "here/1/200/bb"}
+    assert await storage.event_holders("elsewhere/") == set()
+    assert await storage.drop_started_events("here/1/100/aa") == 1
+    assert await storage.event_holders("here/1/") == {"here/1/200/bb"}
+    taken = await take(storage, clock, "p2")  # the chat goes on at once, with its next event
+    assert taken.event is not None and taken.event.event_id == "e2"

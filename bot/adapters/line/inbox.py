@@ -31,6 +31,7 @@ from linebot.v3.webhooks import Event  # type: ignore[import-untyped]  # line-bo
 from storage import NewEvent, Storage, StorageError, Taken
 
 from ...clock import Clock
+from ...services.claims import gone, here
 from .queues import ChatQueues
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,17 @@ class Inbox:
                         log.info("LINE event %s was received already (redelivery)", event.event_id)
                 if not done.done():
                     done.set_result(None)
+
+    async def drop_the_deads(self) -> int:
+        """Drops the events started by processes of this machine that are gone (killed in the
+        middle of one): counted as handled, at most once, and their chats go on now instead of
+        after STALE. Returns how many."""
+        dropped = 0
+        for holder in gone(await self.storage.event_holders(here()), me=self.holder):
+            dropped += await self.storage.drop_started_events(holder)
+        if dropped:
+            log.warning("dropped %d LINE events a process that is gone had started (counted as handled)", dropped)
+        return dropped
 
     async def wake_waiting(self, *, left_behind: timedelta = LEFT_BEHIND) -> int:
         """Wakes the chats whose events nobody took for ``left_behind`` (their process died, or
