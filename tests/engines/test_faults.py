@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import signal
+import subprocess
 import sys
 from dataclasses import replace
 
@@ -168,13 +169,17 @@ async def test_a_worker_whose_bot_died_before_it_started_ends_itself() -> None:
     # The bot is killed while its worker is still starting: by the time the worker's
     # initializer runs, the worker belongs to init. It must still notice and end, or it keeps
     # the killed bot's pipes (and a restarted bot's terminal) open for ever.
-    gone = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
-    await gone.wait()
-    worker = await asyncio.create_subprocess_exec(
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    worker = subprocess.Popen([
         sys.executable, "-c",
         f"from bot.engines.builtin.pool import _init_worker; _init_worker({gone.pid}); import time; time.sleep(600)",
-    )
-    assert await asyncio.wait_for(worker.wait(), 60) == 0
+    ])
+    try:
+        assert await asyncio.to_thread(worker.wait, 60) == 0
+    finally:
+        worker.kill()
+        worker.wait()
 
 
 class BrokenSearcher:
