@@ -27,6 +27,7 @@ from typing import Any, cast
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import next_move  # noqa: E402
 from bot.adapters.discord.client import MakrukBot  # noqa: E402
 from bot.app import settle_memory  # noqa: E402
 from bot.config import Settings  # noqa: E402
@@ -152,13 +153,9 @@ async def play(api: TimedDiscord, games: list[tuple[Person, Person, dict, Board]
 
     async def player(white: Person, black: Person, thread: dict, board: Board) -> None:
         while True:
-            await asyncio.sleep(min(rng.expovariate(per_channel), max(0.0, stop_at - time.perf_counter())))
-            if time.perf_counter() >= stop_at:
+            move = await next_move(board, rng, per_channel, stop_at)
+            if move is None:
                 return
-            moves = board.legal_moves()
-            if not moves or board.is_game_over():
-                return
-            move = rng.choice(moves)
             person = white if board.turn else black
             data = {"id": str(COMMAND_ID), "name": "makruk", "type": 1,
                     "options": [{"type": 1, "name": "move", "options": [

@@ -40,6 +40,7 @@ from aiohttp import web
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import next_move  # noqa: E402
 from makruk import Board  # noqa: E402
 
 SECRET = "bench-channel-secret"
@@ -257,13 +258,9 @@ async def play(line: Line, chats: list[tuple[str, str, str, Board]], rate: float
     async def player(group: str, white: str, black: str, board: Board) -> None:
         nonlocal no_board, unanswered
         while True:
-            await asyncio.sleep(min(rng.expovariate(per_chat), max(0.0, stop_at - time.perf_counter())))
-            if time.perf_counter() >= stop_at:
+            move = await next_move(board, rng, per_chat, stop_at)
+            if move is None:
                 return
-            moves = board.legal_moves()
-            if not moves or board.is_game_over():
-                return
-            move = rng.choice(moves)
             answer = await line.say(group, white if board.turn else black, move.uci())
             if answer is None:
                 unanswered += 1

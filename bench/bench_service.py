@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import next_move  # noqa: E402
 from bot.app import settle_memory  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.messages import Incoming, User  # noqa: E402
@@ -236,14 +237,9 @@ async def worker(args: argparse.Namespace) -> None:
     async def player(channel: str, index: int) -> None:
         board = boards[channel]
         while True:
-            # Sleep at most to the end of the window, so the rate is counted over the window.
-            await asyncio.sleep(min(rng.expovariate(per_channel_rate), max(0.0, stop_at - time.perf_counter())))
-            if time.perf_counter() >= stop_at:
+            move = await next_move(board, rng, per_channel_rate, stop_at)
+            if move is None:
                 return
-            moves = board.legal_moves()
-            if not moves or board.is_game_over():
-                return
-            move = rng.choice(moves)
             user = f"w{run}-{index}" if board.turn else f"b{run}-{index}"
             started = time.perf_counter()
             replies = await say(service, channel, user, move.uci())
