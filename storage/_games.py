@@ -11,8 +11,10 @@ from ._outbox import insert_notices
 from ._players import apply_ratings
 from ._rows import (
     GAME_COLUMNS,
+    GAME_VARIANT,
     MOVE_COLUMNS,
     change_columns,
+    check_rated_variant,
     game_from_row,
     move_from_row,
     seat_columns,
@@ -118,7 +120,8 @@ def append_move(
                RETURNING ply""",
             (game_id, move.uci, move.san, move.by, now, game_id),
         ).fetchall()[0]
-        apply_ratings(conn, ratings, now)
+        check_rated_variant(row[GAME_VARIANT], ratings)
+        apply_ratings(conn, ratings)
         insert_notices(conn, notices, now)
         before = cache.get(game_id, expected_version)
         if before is not None and len(before) == ply - 1:
@@ -140,7 +143,8 @@ def update_game(
 ) -> Game:
     with write_tx(conn):
         row = _compare_and_set(conn, game_id, expected_version, changes, now)
-        apply_ratings(conn, ratings, now)
+        check_rated_variant(row[GAME_VARIANT], ratings)
+        apply_ratings(conn, ratings)
         insert_notices(conn, notices, now)
         moves = cache.get(game_id, expected_version)
         if moves is None:

@@ -6,15 +6,22 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from ._rows import PLAYER_COLUMNS, player_from_row
+from ._rows import (
+    PLAYER_COLUMNS,
+    RATING_COLUMNS,
+    STANDING_COLUMNS,
+    player_from_row,
+    rating_from_row,
+    standing_from_row,
+)
 from ._sql import TEXT, write_tx
 from .errors import NotFound, VersionConflict
 from .records import (
-    INITIAL_DEVIATION,
     INITIAL_RATING,
-    INITIAL_VOLATILITY,
     Player,
+    PlayerRating,
     RatingUpdate,
+    Standing,
 )
 
 
@@ -27,14 +34,12 @@ def get_or_create_player(
         return found
     with write_tx(conn):
         row = conn.execute(
-            f"""INSERT INTO players (platform, user_id, display_name, rating, deviation,
-                    volatility, created, updated)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            f"""INSERT INTO players (platform, user_id, display_name, created, updated)
+                VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (platform, user_id)
                 DO UPDATE SET display_name = excluded.display_name, updated = excluded.updated
                 RETURNING {PLAYER_COLUMNS}""",
-            (platform, user_id, display_name, INITIAL_RATING, INITIAL_DEVIATION,
-             INITIAL_VOLATILITY, now, now),
+            (platform, user_id, display_name, now, now),
         ).fetchall()[0]
     return player_from_row(row, TEXT)
 
@@ -79,56 +84,80 @@ def update_player(
     return player_from_row(rows[0], TEXT)
 
 
+def get_rating(conn: sqlite3.Connection, player_id: int, variant: str) -> PlayerRating:
+    row = conn.execute(
+        f"""SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? AND variant = ?""",
+        (player_id, variant),
+    ).fetchone()
+    if row is not None:
+        return rating_from_row(row)
+    get_player(conn, player_id)  # NotFound if there is none
+    return PlayerRating.initial(player_id, variant)
+
+
 def update_ratings(
-    conn: sqlite3.Connection, updates: Sequence[RatingUpdate], now: str
-) -> list[Player]:
+    conn: sqlite3.Connection, updates: Sequence[RatingUpdate]
+) -> list[PlayerRating]:
     with write_tx(conn):
-        return apply_ratings(conn, updates, now)
+        return apply_ratings(conn, updates)
 
 
 def apply_ratings(
-    conn: sqlite3.Connection, updates: Sequence[RatingUpdate], now: str
-) -> list[Player]:
-    """Apply rating updates inside the caller's transaction (CAS on games_played)."""
-    players = []
+    conn: sqlite3.Connection, updates: Sequence[RatingUpdate]
+) -> list[PlayerRating]:
+    """Apply rating updates inside the caller's transaction (CAS on the variant's games_played;
+    a player's first rated game of a variant adds its row)."""
+    ratings = []
     for update in updates:
-        rows = conn.execute(
-            f"""UPDATE players SET rating = ?, deviation = ?, volatility = ?,
-                    games_played = games_played + 1, updated = ?
-                WHERE id = ? AND games_played = ?
-                RETURNING {PLAYER_COLUMNS}""",
-            (update.rating, update.deviation, update.volatility, now, update.player_id,
-             update.expected_games),
-        ).fetchall()
-        if not rows:
-            current = get_player(conn, update.player_id)  # NotFound if there is none
+        values = (update.rating, update.deviation, update.volatility)
+        row = conn.execute(
+            f"""UPDATE ratings SET rating = ?, deviation = ?, volatility = ?,
+                    games_played = games_played + 1
+                WHERE player_id = ? AND variant = ? AND games_played = ?
+                RETURNING {RATING_COLUMNS}""",
+            (*values, update.player_id, update.variant, update.expected_games),
+        ).fetchone()
+        if row is None and update.expected_games == 0:
+            row = conn.execute(
+                f"""INSERT INTO ratings ({RATING_COLUMNS})
+                    SELECT id, ?, ?, ?, ?, 1 FROM players WHERE id = ?
+                    ON CONFLICT (player_id, variant) DO NOTHING
+                    RETURNING {RATING_COLUMNS}""",
+                (update.variant, *values, update.player_id),
+            ).fetchone()
+        if row is None:
+            current = get_rating(conn, update.player_id, update.variant)  # NotFound if no player
             raise VersionConflict(
-                f"rating of player {update.player_id}", update.expected_games,
+                f"{update.variant} rating of player {update.player_id}", update.expected_games,
                 current.games_played,
             )
-        players.append(player_from_row(rows[0], TEXT))
-    return players
+        ratings.append(rating_from_row(row))
+    return ratings
 
 
 def top_players(
     conn: sqlite3.Connection,
     platform: str,
+    variant: str,
     community: str | None,
     limit: int,
     min_games: int,
-) -> list[Player]:
+) -> list[Standing]:
     rows = conn.execute(
-        f"""SELECT {PLAYER_COLUMNS} FROM players AS p
-            WHERE platform = :platform AND games_played >= :min_games
+        f"""SELECT {STANDING_COLUMNS} FROM players AS p
+            LEFT JOIN ratings AS r ON r.player_id = p.id AND r.variant = :variant
+            WHERE p.platform = :platform AND coalesce(r.games_played, 0) >= :min_games
               AND (:community IS NULL OR EXISTS (
                   SELECT 1 FROM games AS g
-                  WHERE g.community = :community AND g.status = 'finished'
+                  WHERE g.community = :community AND g.variant = :variant
+                    AND g.status = 'finished'
                     AND (g.white_player = p.id OR g.black_player = p.id)))
-            ORDER BY rating DESC, id
+            ORDER BY coalesce(r.rating, :rating) DESC, p.id
             LIMIT :limit""",
-        {"platform": platform, "min_games": min_games, "community": community, "limit": limit},
+        {"platform": platform, "variant": variant, "min_games": min_games,
+         "community": community, "limit": limit, "rating": INITIAL_RATING},
     ).fetchall()
-    return [player_from_row(row, TEXT) for row in rows]
+    return [standing_from_row(row, TEXT, variant) for row in rows]
 
 
 def channel_players(conn: sqlite3.Connection, platform: str, channel: str) -> list[Player]:

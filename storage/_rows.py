@@ -20,11 +20,14 @@ from .records import (
     OutboxNotice,
     Platform,
     Player,
+    PlayerRating,
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
     PuzzleProgress,
+    RatingUpdate,
     Seat,
+    Standing,
     Streak,
     Subscription,
 )
@@ -37,11 +40,15 @@ GAME_COLUMNS: Final = (
     " status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,"
     " reminded, created, updated, version"
 )
+GAME_VARIANT: Final = [column.strip() for column in GAME_COLUMNS.split(",")].index("variant")
 # "by" is a keyword in PostgreSQL; SQLite takes the quoted name as well.
 MOVE_COLUMNS: Final = 'ply, uci, san, "by", at'
-PLAYER_COLUMNS: Final = (
-    "id, platform, user_id, display_name, language, rating, deviation, volatility,"
-    " games_played, created, updated"
+PLAYER_COLUMNS: Final = "id, platform, user_id, display_name, language, created, updated"
+RATING_COLUMNS: Final = "player_id, variant, rating, deviation, volatility, games_played"
+# A player (`p`) and their rating (`r`, NULLs without a row), as a rating table reads them.
+STANDING_COLUMNS: Final = ", ".join(
+    [f"p.{column}" for column in PLAYER_COLUMNS.split(", ")]
+    + [f"r.{column}" for column in RATING_COLUMNS.split(", ")]
 )
 NOTICE_COLUMNS: Final = (
     "id, key, platform, channel, kind, payload, push, created, due, attempts, last_error,"
@@ -139,12 +146,34 @@ def change_columns(changes: GameChanges, codec: Codec) -> Iterator[tuple[str, An
 
 
 def player_from_row(row: Sequence[Any], codec: Codec) -> Player:
-    (id_, platform, user_id, display_name, language, rating, deviation, volatility,
-     games_played, created, updated) = row
+    id_, platform, user_id, display_name, language, created, updated = row
     return Player(
-        id_, platform, user_id, display_name, language, rating, deviation, volatility,
-        games_played, codec.instant(created), codec.instant(updated),
+        id_, platform, user_id, display_name, language, codec.instant(created),
+        codec.instant(updated),
     )
+
+
+def rating_from_row(row: Sequence[Any]) -> PlayerRating:
+    """A `RATING_COLUMNS` row; both backends store these values alike."""
+    player_id, variant, rating, deviation, volatility, games_played = row
+    return PlayerRating(player_id, variant, rating, deviation, volatility, games_played)
+
+
+def standing_from_row(row: Sequence[Any], codec: Codec, variant: str) -> Standing:
+    """A `STANDING_COLUMNS` row; a player without a rated game of `variant` has its starting values."""
+    player = player_from_row(row[:7], codec)
+    if row[7] is None:
+        return Standing(player, PlayerRating.initial(player.id, variant))
+    return Standing(player, rating_from_row(row[7:]))
+
+
+def check_rated_variant(variant: str, ratings: Sequence[RatingUpdate]) -> None:
+    """A game changes the ratings of its own variant only (a Makruk rating is not a Sittuyin one)."""
+    for update in ratings:
+        if update.variant != variant:
+            raise ValueError(
+                f"a {variant} game cannot change the {update.variant} rating of player {update.player_id}"
+            )
 
 
 def notice_from_row(row: Sequence[Any], codec: Codec) -> OutboxNotice:

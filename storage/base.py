@@ -27,12 +27,14 @@ from .records import (
     OutboxNotice,
     Platform,
     Player,
+    PlayerRating,
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
     PuzzleProgress,
     PuzzleScore,
     RatingUpdate,
+    Standing,
     Streak,
     Subscription,
     Taken,
@@ -99,8 +101,14 @@ class Storage(ABC):
         """Change a player's name or language (None: follow the channel's)."""
 
     @abstractmethod
-    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[Player]:
-        """Apply several rating updates at once, all or none (VersionConflict if stale)."""
+    async def get_rating(self, player_id: int, variant: str) -> PlayerRating:
+        """The player's rating in `variant` (the starting values before their first rated game
+        of it); NotFound if there is no such player."""
+
+    @abstractmethod
+    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[PlayerRating]:
+        """Apply several rating updates at once, all or none (VersionConflict if stale): the
+        new ratings, in the order of `updates`."""
 
     @abstractmethod
     async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
@@ -111,12 +119,14 @@ class Storage(ABC):
     async def top_players(
         self,
         platform: Platform,
+        variant: str,
         *,
         community: str | None = None,
         limit: int = 10,
         min_games: int = 1,
-    ) -> list[Player]:
-        """Best-rated players; with `community`, only those who finished a game there."""
+    ) -> list[Standing]:
+        """The best-rated players of `variant` with at least `min_games` rated games of it, best
+        first; with `community`, only those who finished a game of `variant` there."""
 
     # Games
 
@@ -152,6 +162,7 @@ class Storage(ABC):
 
         Raises VersionConflict when the game is no longer at `expected_version` (then
         nothing is stored). The game returned equals `game.after(changes, move=move, at=now)`.
+        `ratings` are of the game's variant (ValueError otherwise, and nothing is stored).
         """
 
     @abstractmethod
@@ -166,7 +177,8 @@ class Storage(ABC):
     ) -> Game:
         """Apply `changes` (and `ratings` and `notices`) if the game is still at
         `expected_version`, else VersionConflict and nothing is stored. The game returned
-        equals `game.after(changes, at=now)`."""
+        equals `game.after(changes, at=now)`; `ratings` are of the game's variant, as for
+        append_move."""
 
     @abstractmethod
     async def undo_moves(

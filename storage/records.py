@@ -21,7 +21,7 @@ Perpetual = Literal["forbid", "draw"]
 # A channel holds at most one game in these states (a unique index enforces it).
 OPEN_STATUSES: Final[tuple[GameStatus, ...]] = ("challenge", "active")
 
-# Glicko-2 starting values of a new player.
+# Glicko-2 starting values of a player new to a variant.
 INITIAL_RATING: Final = 1500.0
 INITIAL_DEVIATION: Final = 350.0
 INITIAL_VOLATILITY: Final = 0.06
@@ -220,30 +220,56 @@ NO_CHANGES: Final = GameChanges()
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A person on one platform, with their Glicko-2 rating."""
+    """A person on one platform; their ratings are kept per variant (PlayerRating)."""
 
     id: int
     platform: Platform
     user_id: str
     display_name: str
     language: str | None  # None: follow the channel's language
-    rating: float
-    deviation: float
-    volatility: float
-    games_played: int  # rated games; it also versions the rating (see RatingUpdate)
     created: datetime
     updated: datetime
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's Glicko-2 rating in one variant (a Makruk rating is not a Sittuyin rating).
+
+    >>> PlayerRating.initial(7, "sittuyin")
+    PlayerRating(player_id=7, variant='sittuyin', rating=1500.0, deviation=350.0, volatility=0.06, games_played=0)
+    """
+
+    player_id: int
+    variant: str
+    rating: float
+    deviation: float
+    volatility: float
+    games_played: int  # rated games of this variant; it also versions the rating (see RatingUpdate)
+
+    @classmethod
+    def initial(cls, player_id: int, variant: str) -> PlayerRating:
+        """The rating of a player who has not finished a rated game of `variant` yet."""
+        return cls(player_id, variant, INITIAL_RATING, INITIAL_DEVIATION, INITIAL_VOLATILITY, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A row of a variant's rating table: the player and their rating in it."""
+
+    player: Player
+    rating: PlayerRating
+
+
+@dataclass(frozen=True, slots=True)
 class RatingUpdate:
-    """New Glicko-2 values for one player after one rated game.
+    """New Glicko-2 values for one player in one variant after one rated game of it.
 
     `expected_games` is the games_played the values were computed from: the update is a
     compare-and-set on it, so two games finishing at once cannot lose a rating change.
     """
 
     player_id: int
+    variant: str
     expected_games: int
     rating: float
     deviation: float
@@ -251,9 +277,11 @@ class RatingUpdate:
 
     @classmethod
     def after_game(
-        cls, player: Player, rating: float, deviation: float, volatility: float
+        cls, current: PlayerRating, rating: float, deviation: float, volatility: float
     ) -> RatingUpdate:
-        return cls(player.id, player.games_played, rating, deviation, volatility)
+        """The update of `current` (as read before the game was scored) to the new values."""
+        return cls(current.player_id, current.variant, current.games_played, rating, deviation,
+                   volatility)
 
 
 @dataclass(frozen=True, slots=True)

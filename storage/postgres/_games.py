@@ -24,9 +24,11 @@ import asyncpg
 from .._cache import MoveCache
 from .._rows import (
     GAME_COLUMNS,
+    GAME_VARIANT,
     MOVE_COLUMNS,
     NATIVE,
     change_columns,
+    check_rated_variant,
     game_from_row,
     move_from_row,
     seat_columns,
@@ -124,7 +126,8 @@ async def change_game(
                    SELECT $1, coalesce(max(ply), 0) + 1, $2, $3, $4, $5 FROM moves WHERE game_id = $1""",
                 game_id, move.uci, move.san, move.by, now,
             )
-        await apply_ratings(conn, ratings, now)
+        check_rated_variant(row[GAME_VARIANT], ratings)
+        await apply_ratings(conn, ratings)
         await add_notices(conn, notices, now)
         moves = await load_moves(conn, game_id)
     return cache.put(game_from_row(row, moves, NATIVE))

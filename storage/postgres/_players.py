@@ -6,9 +6,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from .._rows import NATIVE, PLAYER_COLUMNS, player_from_row
+from .._rows import (
+    NATIVE,
+    PLAYER_COLUMNS,
+    RATING_COLUMNS,
+    STANDING_COLUMNS,
+    player_from_row,
+    rating_from_row,
+    standing_from_row,
+)
 from ..errors import NotFound, VersionConflict
-from ..records import INITIAL_DEVIATION, INITIAL_RATING, INITIAL_VOLATILITY, Player, RatingUpdate
+from ..records import INITIAL_RATING, Player, PlayerRating, RatingUpdate, Standing
 from ._sql import Connection
 
 
@@ -20,14 +28,12 @@ async def get_or_create_player(
     if found is not None and found.display_name == display_name:
         return found
     row = await conn.fetchrow(
-        f"""INSERT INTO players (platform, user_id, display_name, rating, deviation, volatility,
-                created, updated)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+        f"""INSERT INTO players (platform, user_id, display_name, created, updated)
+            VALUES ($1, $2, $3, $4, $4)
             ON CONFLICT (platform, user_id)
             DO UPDATE SET display_name = excluded.display_name, updated = excluded.updated
             RETURNING {PLAYER_COLUMNS}""",
-        platform, user_id, display_name, INITIAL_RATING, INITIAL_DEVIATION, INITIAL_VOLATILITY,
-        now,
+        platform, user_id, display_name, now,
     )
     return player_from_row(row, NATIVE)
 
@@ -67,56 +73,81 @@ async def update_player(
     return player_from_row(row, NATIVE)
 
 
+async def get_rating(conn: Connection, player_id: int, variant: str) -> PlayerRating:
+    row = await conn.fetchrow(
+        f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1 AND variant = $2",
+        player_id, variant,
+    )
+    if row is not None:
+        return rating_from_row(row)
+    await get_player(conn, player_id)  # NotFound if there is none
+    return PlayerRating.initial(player_id, variant)
+
+
 async def update_ratings(
-    conn: Connection, updates: Sequence[RatingUpdate], now: datetime
-) -> list[Player]:
+    conn: Connection, updates: Sequence[RatingUpdate]
+) -> list[PlayerRating]:
     async with conn.transaction():
-        return await apply_ratings(conn, updates, now)
+        return await apply_ratings(conn, updates)
 
 
 async def apply_ratings(
-    conn: Connection, updates: Sequence[RatingUpdate], now: datetime
-) -> list[Player]:
-    """Apply rating updates inside the caller's transaction (CAS on games_played); the
-    players in the order of `updates`."""
-    players: dict[int, Player] = {}
+    conn: Connection, updates: Sequence[RatingUpdate]
+) -> list[PlayerRating]:
+    """Apply rating updates inside the caller's transaction (CAS on the variant's games_played;
+    a player's first rated game of a variant adds its row); the ratings in the order of
+    `updates`."""
+    ratings: dict[int, PlayerRating] = {}
     # Rows are locked in player id order, so two games finishing at once for the same two
     # players cannot deadlock.
     for index in sorted(range(len(updates)), key=lambda i: updates[i].player_id):
         update = updates[index]
         row = await conn.fetchrow(
-            f"""UPDATE players SET rating = $3, deviation = $4, volatility = $5,
-                    games_played = games_played + 1, updated = $6
-                WHERE id = $1 AND games_played = $2
-                RETURNING {PLAYER_COLUMNS}""",
-            update.player_id, update.expected_games, update.rating, update.deviation,
-            update.volatility, now,
+            f"""UPDATE ratings SET rating = $4, deviation = $5, volatility = $6,
+                    games_played = games_played + 1
+                WHERE player_id = $1 AND variant = $2 AND games_played = $3
+                RETURNING {RATING_COLUMNS}""",
+            update.player_id, update.variant, update.expected_games, update.rating,
+            update.deviation, update.volatility,
         )
+        if row is None and update.expected_games == 0:
+            # A first rating of the variant: of two games adding it at once, the second
+            # waits for the first's row and then inserts nothing (a conflict below).
+            row = await conn.fetchrow(
+                f"""INSERT INTO ratings ({RATING_COLUMNS})
+                    SELECT id, $2, $3, $4, $5, 1 FROM players WHERE id = $1
+                    ON CONFLICT (player_id, variant) DO NOTHING
+                    RETURNING {RATING_COLUMNS}""",
+                update.player_id, update.variant, update.rating, update.deviation,
+                update.volatility,
+            )
         if row is None:
-            current = await get_player(conn, update.player_id)  # NotFound if there is none
+            current = await get_rating(conn, update.player_id, update.variant)  # NotFound if no player
             raise VersionConflict(
-                f"rating of player {update.player_id}", update.expected_games,
+                f"{update.variant} rating of player {update.player_id}", update.expected_games,
                 current.games_played,
             )
-        players[index] = player_from_row(row, NATIVE)
-    return [players[index] for index in range(len(updates))]
+        ratings[index] = rating_from_row(row)
+    return [ratings[index] for index in range(len(updates))]
 
 
 async def top_players(
-    conn: Connection, platform: str, community: str | None, limit: int, min_games: int
-) -> list[Player]:
+    conn: Connection, platform: str, variant: str, community: str | None, limit: int,
+    min_games: int,
+) -> list[Standing]:
     rows = await conn.fetch(
-        f"""SELECT {PLAYER_COLUMNS} FROM players AS p
-            WHERE platform = $1 AND games_played >= $2
-              AND ($3::text IS NULL OR EXISTS (
+        f"""SELECT {STANDING_COLUMNS} FROM players AS p
+            LEFT JOIN ratings AS r ON r.player_id = p.id AND r.variant = $2
+            WHERE p.platform = $1 AND coalesce(r.games_played, 0) >= $3
+              AND ($4::text IS NULL OR EXISTS (
                   SELECT 1 FROM games AS g
-                  WHERE g.community = $3 AND g.status = 'finished'
+                  WHERE g.community = $4 AND g.variant = $2 AND g.status = 'finished'
                     AND (g.white_player = p.id OR g.black_player = p.id)))
-            ORDER BY rating DESC, id
-            LIMIT $4""",
-        platform, min_games, community, limit,
+            ORDER BY coalesce(r.rating, $6) DESC, p.id
+            LIMIT $5""",
+        platform, variant, min_games, community, limit, INITIAL_RATING,
     )
-    return [player_from_row(row, NATIVE) for row in rows]
+    return [standing_from_row(row, NATIVE, variant) for row in rows]
 
 
 async def channel_players(conn: Connection, platform: str, channel: str) -> list[Player]:

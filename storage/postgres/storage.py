@@ -34,12 +34,14 @@ from ..records import (
     OutboxNotice,
     Platform,
     Player,
+    PlayerRating,
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
     PuzzleProgress,
     PuzzleScore,
     RatingUpdate,
+    Standing,
     Streak,
     Subscription,
     Taken,
@@ -157,8 +159,11 @@ class PostgresStorage(Storage):
         changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
         return await self._run(_players.update_player, player_id, changed, self._now())
 
-    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[Player]:
-        return await self._run(_players.update_ratings, list(updates), self._now())
+    async def get_rating(self, player_id: int, variant: str) -> PlayerRating:
+        return await self._run(_players.get_rating, player_id, variant)
+
+    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[PlayerRating]:
+        return await self._run(_players.update_ratings, list(updates))
 
     async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
         return await self._run(_players.channel_players, platform, channel)
@@ -166,12 +171,13 @@ class PostgresStorage(Storage):
     async def top_players(
         self,
         platform: Platform,
+        variant: str,
         *,
         community: str | None = None,
         limit: int = 10,
         min_games: int = 1,
-    ) -> list[Player]:
-        return await self._run(_players.top_players, platform, community, limit, min_games)
+    ) -> list[Standing]:
+        return await self._run(_players.top_players, platform, variant, community, limit, min_games)
 
     # Games
 

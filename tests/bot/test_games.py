@@ -65,8 +65,8 @@ async def test_checkmate_ends_the_game_and_updates_ratings(chat, storage, clock)
     assert replies[0].kind == "game_over"
     assert replies[0].game.result == "1-0" and replies[0].game.reason == "checkmate"
     assert "Checkmate" in replies[0].text
-    alice = await storage.find_player("console", "alice")
-    bob = await storage.find_player("console", "bob")
+    alice, bob = [await storage.find_player("console", name) for name in ("alice", "bob")]
+    alice, bob = [await storage.get_rating(p.id, "makruk") for p in (alice, bob)]
     assert alice.rating > 1500 > bob.rating and alice.games_played == bob.games_played == 1
     assert await storage.active_game("console", "c1") is None
     await chat.refused("bob", "e8d8", "no_game")

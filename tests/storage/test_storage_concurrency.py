@@ -133,13 +133,15 @@ async def test_two_games_of_the_same_players_finishing_at_once(
     clock: FakeClock,
 ) -> None:
     """Both rate Alice and Bob, in opposite orders, through two instances: one finishes, the
-    other's ratings are stale (VersionConflict); never a deadlock, never both."""
+    other's ratings are stale (VersionConflict); never a deadlock, never both. The first round
+    races to add both players' first Makruk ratings."""
     first = await make_game(channel="one", rated=True)
     second = await make_game(channel="two", rated=True)
     finished = GameChanges(status="finished", result="1-0", reason="resign")
     async with await open_storage(database, clock=clock) as other:
         for _ in range(10):
-            white, black = await storage.get_player(alice.id), await storage.get_player(bob.id)
+            white, black = (await storage.get_rating(alice.id, "makruk"),
+                            await storage.get_rating(bob.id, "makruk"))
             for_white = RatingUpdate.after_game(white, 1510.0, 300.0, 0.06)
             for_black = RatingUpdate.after_game(black, 1490.0, 300.0, 0.06)
             results = await asyncio.gather(
@@ -149,9 +151,9 @@ async def test_two_games_of_the_same_players_finishing_at_once(
             )
             winners, conflicts = winners_and_conflicts(results)
             assert len(winners) == len(conflicts) == 1
-            assert conflicts[0].what.startswith("rating of player")
+            assert conflicts[0].what.startswith("makruk rating of player")
             # Play the won game on, so that the next round races again.
             winner = winners[0]
             await storage.update_game(winner.id, winner.version, GameChanges(status="active", result=None))
             first, second = await storage.get_game(first.id), await storage.get_game(second.id)
-        assert (await storage.get_player(alice.id)).games_played == 10
+        assert (await storage.get_rating(alice.id, "makruk")).games_played == 10

@@ -17,6 +17,7 @@ from storage import (
     NewMove,
     NotFound,
     Player,
+    PlayerRating,
     RatingUpdate,
     Seat,
     Storage,
@@ -204,20 +205,57 @@ async def test_finishing_move_updates_ratings_in_the_same_transaction(
         NewMove("e3e4", "e4", "w"),
         GameChanges(status="finished", result="1-0", reason="checkmate"),
         ratings=[
-            RatingUpdate.after_game(alice, 1520.0, 300.0, 0.0599),
-            RatingUpdate.after_game(bob, 1480.0, 300.0, 0.0601),
+            RatingUpdate.after_game(await storage.get_rating(alice.id, "makruk"), 1520.0, 300.0, 0.0599),
+            RatingUpdate.after_game(await storage.get_rating(bob.id, "makruk"), 1480.0, 300.0, 0.0601),
         ],
     )
     assert (game.status, game.result, game.reason) == ("finished", "1-0", "checkmate")
-    winner, loser = await storage.get_player(alice.id), await storage.get_player(bob.id)
+    winner, loser = await storage.get_rating(alice.id, "makruk"), await storage.get_rating(bob.id, "makruk")
     assert (winner.rating, winner.deviation, winner.games_played) == (1520.0, 300.0, 1)
     assert (loser.rating, loser.volatility, loser.games_played) == (1480.0, 0.0601, 1)
+
+
+async def test_a_finished_sittuyin_game_changes_only_sittuyin_ratings(
+    storage: Storage, make_game: MakeGame, alice: Player, bob: Player
+) -> None:
+    makruk = [await storage.get_rating(p.id, "makruk") for p in (alice, bob)]
+    game = await make_game(rated=True, variant="sittuyin")
+    await storage.update_game(
+        game.id, game.version, GameChanges(status="finished", result="0-1", reason="resign"),
+        ratings=[
+            RatingUpdate.after_game(await storage.get_rating(alice.id, "sittuyin"), 1440.0, 320.0, 0.06),
+            RatingUpdate.after_game(await storage.get_rating(bob.id, "sittuyin"), 1560.0, 320.0, 0.06),
+        ],
+    )
+    assert [(r.rating, r.games_played) for r in
+            [await storage.get_rating(p.id, "sittuyin") for p in (alice, bob)]] == [(1440.0, 1), (1560.0, 1)]
+    assert [await storage.get_rating(p.id, "makruk") for p in (alice, bob)] == makruk
+    assert await storage.get_rating(alice.id, "cambodian") == PlayerRating.initial(alice.id, "cambodian")
+
+
+async def test_a_game_cannot_change_the_rating_of_another_variant(
+    storage: Storage, make_game: MakeGame, alice: Player
+) -> None:
+    game = await make_game(rated=True, variant="sittuyin")
+    makruk = await storage.get_rating(alice.id, "makruk")
+    for change in (
+        storage.update_game(game.id, game.version, GameChanges(status="finished", result="1-0", reason="resign"),
+                            ratings=[RatingUpdate.after_game(makruk, 1520.0, 300.0, 0.06)]),
+        storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"),
+                            GameChanges(status="finished", result="1-0", reason="checkmate"),
+                            ratings=[RatingUpdate.after_game(makruk, 1520.0, 300.0, 0.06)]),
+    ):
+        with pytest.raises(ValueError, match="sittuyin game cannot change the makruk rating"):
+            await change
+    assert await storage.get_game(game.id) == game  # nothing stored
+    assert await storage.get_rating(alice.id, "makruk") == makruk
 
 
 async def test_stale_rating_rolls_back_the_move_too(
     storage: Storage, make_game: MakeGame, alice: Player, bob: Player
 ) -> None:
-    await storage.update_ratings([RatingUpdate.after_game(alice, 1510.0, 340.0, 0.06)])
+    alice_before = await storage.get_rating(alice.id, "makruk")
+    await storage.update_ratings([RatingUpdate.after_game(alice_before, 1510.0, 340.0, 0.06)])
     game = await make_game(rated=True)
     with pytest.raises(VersionConflict, match=f"rating of player {alice.id}"):
         await storage.append_move(
@@ -226,12 +264,12 @@ async def test_stale_rating_rolls_back_the_move_too(
             NewMove("e3e4", "e4", "w"),
             GameChanges(status="finished", result="1-0", reason="checkmate"),
             ratings=[
-                RatingUpdate.after_game(bob, 1480.0, 300.0, 0.06),
-                RatingUpdate.after_game(alice, 1520.0, 300.0, 0.06),  # read before 1510
+                RatingUpdate.after_game(await storage.get_rating(bob.id, "makruk"), 1480.0, 300.0, 0.06),
+                RatingUpdate.after_game(alice_before, 1520.0, 300.0, 0.06),  # read before 1510
             ],
         )
     assert await storage.get_game(game.id) == game
-    assert (await storage.get_player(bob.id)).games_played == 0
+    assert (await storage.get_rating(bob.id, "makruk")).games_played == 0
 
 
 async def test_update_game_accepts_a_challenge(

@@ -15,6 +15,7 @@ from storage import (
     IncompatibleDatabase,
     NewNotice,
     NoticeCounts,
+    PlayerRating,
     StorageError,
     migrate,
     open_storage,
@@ -112,7 +113,8 @@ async def test_upgrade_from_every_earlier_version(tmp_path: Path, version: int) 
 
     async with await open_storage(old) as storage:
         kept = await storage.find_player("line", "U1")
-        assert kept is not None and kept.rating == 1620
+        assert kept is not None
+        assert await storage.get_rating(kept.id, "makruk") == PlayerRating(kept.id, "makruk", 1620, 80, 0.06, 0)
         assert await storage.mark_event_processed("after-upgrade")  # newest table works
     assert header(old) == (migrate.APPLICATION_ID, migrate.latest_version())
     assert schema_of(old) == schema_of(fresh)
@@ -136,6 +138,36 @@ async def test_upgrade_from_0004_adds_the_outbox_and_keeps_settings(db_path: Pat
         await storage.add_notices([NewNotice("line", "Cgroup", "k1", "reply", "{}")])
         assert [n.key for n in await storage.pending_notices("line", "Cgroup")] == ["k1"]
     assert header(db_path) == (migrate.APPLICATION_ID, len(migrate.MIGRATIONS))
+
+
+async def test_upgrade_from_0007_keeps_ratings_as_makruk_ratings(db_path: Path) -> None:
+    build_at_version(db_path, 7)
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        """INSERT INTO players (platform, user_id, display_name, rating, deviation, volatility,
+               games_played, created, updated)
+           VALUES ('discord', '42', 'Regular', 1712.5, 64.25, 0.0588, 37,
+               '2025-01-01T00:00:00.000000Z', '2025-06-01T00:00:00.000000Z')"""
+    )
+    conn.commit()
+    conn.close()
+
+    async with await open_storage(db_path) as storage:
+        regular = await storage.find_player("discord", "42")
+        assert regular is not None and regular.display_name == "Regular"
+        assert await storage.get_rating(regular.id, "makruk") == PlayerRating(
+            regular.id, "makruk", 1712.5, 64.25, 0.0588, 37
+        )
+        assert await storage.get_rating(regular.id, "sittuyin") == PlayerRating.initial(regular.id, "sittuyin")
+        top = await storage.top_players("discord", "makruk")
+        assert [(s.player.display_name, s.rating.games_played) for s in top] == [("Regular", 37)]
+        assert await storage.top_players("discord", "sittuyin") == []
+    conn = sqlite3.connect(db_path)
+    try:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(players)")]
+    finally:
+        conn.close()
+    assert "rating" not in columns and "games_played" not in columns  # only in `ratings` now
 
 
 async def test_two_processes_worth_of_openers_migrate_once(db_path: Path) -> None:

@@ -18,6 +18,7 @@ from storage import (
     NewGame,
     NewMove,
     NewNotice,
+    PlayerRating,
     PostgresStorage,
     Seat,
     StorageError,
@@ -119,10 +120,32 @@ async def test_columns_have_postgresql_types(pg_url: str) -> None:
     assert tables["games"]["rated"] == "boolean"
     assert tables["games"]["counting"] == "json"
     assert tables["outbox"]["payload"] == "json"
-    assert tables["players"]["rating"] == "double precision"
+    assert tables["ratings"]["rating"] == "double precision"
     assert tables["subscriptions"]["local_time"] == "time without time zone"
     assert tables["puzzle_posts"]["local_date"] == "date"
     assert tables["leases"]["until"] == "timestamp with time zone"
+
+
+async def test_an_upgrade_keeps_ratings_as_makruk_ratings(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrate.upgrade(conn, "test", target=2) == 2  # before ratings per variant
+        await conn.execute(
+            """INSERT INTO players (platform, user_id, display_name, rating, deviation, volatility,
+                   games_played, created, updated)
+               VALUES ('line', 'U1', 'Old Timer', 1620.5, 80.25, 0.0601, 12, now(), now())"""
+        )
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        kept = await storage.find_player("line", "U1")
+        assert kept is not None and kept.display_name == "Old Timer"
+        assert await storage.get_rating(kept.id, "makruk") == PlayerRating(kept.id, "makruk", 1620.5, 80.25, 0.0601, 12)
+        assert await storage.get_rating(kept.id, "sittuyin") == PlayerRating.initial(kept.id, "sittuyin")
+        assert [s.player.id for s in await storage.top_players("line", "makruk")] == [kept.id]
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
+    players = dict((await columns_of(pg_url))["players"])
+    assert "rating" not in players and "games_played" not in players  # only in `ratings` now
 
 
 async def test_concurrent_first_starts_migrate_once(pg_url: str) -> None:

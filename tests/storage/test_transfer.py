@@ -53,8 +53,11 @@ async def fill(store: Storage, clock: FakeClock) -> dict[str, Any]:
     finished = await store.update_game(
         finished.id, finished.version,
         GameChanges(status="finished", result="1-0", reason="resign", counting='{"board": 64, "by": "w"}'),
-        ratings=[RatingUpdate.after_game(alice, 1620.5, 290.25, 0.0599),
-                 RatingUpdate.after_game(bob, 1379.5, 290.25, 0.0601)],
+        ratings=[RatingUpdate.after_game(await store.get_rating(alice.id, "makruk"), 1620.5, 290.25, 0.0599),
+                 RatingUpdate.after_game(await store.get_rating(bob.id, "makruk"), 1379.5, 290.25, 0.0601)],
+    )
+    await store.update_ratings(
+        [RatingUpdate.after_game(await store.get_rating(carol.id, "sittuyin"), 1555.5, 301.0, 0.06)]
     )
     active = await store.create_game(
         NewGame(platform="line", channel="C1", white=Seat.human(carol.id), black=Seat.engine(3),
@@ -115,7 +118,9 @@ async def contents(store: Storage, ids: dict[str, Any], clock: FakeClock) -> dic
     return {
         "games": [await store.get_game(i) for i in ids["games"]],
         "players": [await store.get_player(i) for i in ids["players"]],
-        "top": [await store.top_players(p, min_games=0) for p in ("discord", "line")],
+        "top": [await store.top_players(p, v, min_games=0)
+                for p in ("discord", "line") for v in ("makruk", "sittuyin")],
+        "ratings": [await store.get_rating(i, v) for i in ids["players"] for v in ("makruk", "sittuyin")],
         "finished": await store.finished_games(ids["alice"]),
         "chat players": [await store.channel_players(p, c) for p, c in chats],
         "active": [await store.active_game(p, c) for p, c in chats],
@@ -203,6 +208,10 @@ async def test_changes_made_in_the_source_meanwhile_reach_the_target(
     await source.update_game(challenge.id, challenge.version, GameChanges(status="aborted", reason="expired"))
     dave = await source.get_or_create_player("discord", "400", "Dave")
     await source.update_player(filled["bob"], display_name="Bobby")
+    await source.update_ratings([  # a changed Makruk rating, a first Sittuyin one
+        RatingUpdate.after_game(await source.get_rating(filled["alice"], "makruk"), 1630.0, 280.0, 0.0599),
+        RatingUpdate.after_game(await source.get_rating(filled["bob"], "sittuyin"), 1500.5, 300.0, 0.06),
+    ])
     await source.set_channel_settings(ChannelSettings("line", "C1", language="en"))
     await source.mark_notices_sent(["later-1", "reply-1"])
     await source.prune_events(clock.now + timedelta(days=1))  # deletions elsewhere are not repeated
@@ -213,6 +222,7 @@ async def test_changes_made_in_the_source_meanwhile_reach_the_target(
     assert (counts["moves"].removed, counts["moves"].target) == (2, 4)
     assert counts["games"].updated == 2 and counts["games"].inserted == 0
     assert (counts["players"].inserted, counts["players"].updated) == (1, 1)
+    assert (counts["ratings"].inserted, counts["ratings"].updated) == (1, 1)
     assert counts["outbox"].updated == 2
     assert (counts["processed_events"].source, counts["processed_events"].target) == (0, 1)
     ids = {**filled, "players": [*filled["players"], dave.id]}

@@ -1,7 +1,10 @@
 """Ratings: Glicko-2 updates when a rated game ends, and the ``rating`` and ``top`` commands.
 
-Between two people both ratings move; against the bot only the person's does, against the
-level's fixed estimated rating (bot/engines/levels.py).
+Each variant has ratings of its own (a Makruk rating is not a Sittuyin rating): a game moves
+the ratings of its variant only, and ``rating`` and ``top`` show Makruk's unless a variant is
+named (``top sittuyin``, ``rating @bob ouk``). Between two people both ratings move; against
+the bot only the person's does, against the level's fixed estimated rating (bot/engines/levels.py,
+estimated in Makruk and used for every variant).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from storage import Storage
-from storage.records import Game, RatingUpdate, Result
+from storage.records import Game, PlayerRating, RatingUpdate, Result
 
 from ... import ratings as glicko
 from ...engines.levels import ENGINE_DEVIATION
@@ -17,6 +20,7 @@ from ...engines.levels import rating as level_rating
 from ...messages import Reply
 from ..errors import Refusal
 from .registry import CommandGroup
+from .variants import DEFAULT_VARIANT, variant_named
 
 if TYPE_CHECKING:
     from .context import Context
@@ -28,40 +32,66 @@ SCORES: dict[Result, float] = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 @commands.command("rating")
 async def rating(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    named = [word for word in args if word.startswith("@")]
+    variant = _variant(table, tuple(word for word in args if not word.startswith("@")))
     user = ctx.msg.mentions[0] if ctx.msg.mentions else None
-    if user is None and args and args[0].startswith("@"):
-        found = await table.storage.find_player(ctx.msg.platform, args[0][1:])
+    if user is None and named:
+        found = await table.storage.find_player(ctx.msg.platform, named[0][1:])
         if found is None:
-            raise Refusal("unknown_player", name=args[0][1:20])
+            raise Refusal("unknown_player", name=named[0][1:20])
         player = found
     else:
         player = await table.player(ctx, user)
-    return [table.present.info(ctx.language, "rating", name=player.display_name, rating=round(player.rating),
-                               deviation=round(player.deviation), games=player.games_played, kind="rating")]
+    current = await table.storage.get_rating(player.id, variant)
+    fields = {"name": player.display_name, "rating": round(current.rating),
+              "deviation": round(current.deviation), "games": current.games_played}
+    if variant == DEFAULT_VARIANT:
+        return [table.present.info(ctx.language, "rating", kind="rating", **fields)]
+    return [table.present.info(ctx.language, "rating.variant", kind="rating",
+                               variant=_variant_name(table, ctx, variant), **fields)]
 
 
 @commands.command("top")
 async def top(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    variant = _variant(table, args)
     community = ctx.msg.community or ctx.msg.channel
-    players = await table.storage.top_players(ctx.msg.platform, community=community, limit=10)
-    if not players:
-        return [table.present.info(ctx.language, "top.empty", kind="top")]
-    lines = [table.catalog.text(ctx.language, "top.line", rank=i + 1, name=p.display_name,
-                                rating=round(p.rating), games=p.games_played) for i, p in enumerate(players)]
-    return [table.present.info(ctx.language, "top", lines="\n".join(lines), kind="top")]
+    standings = await table.storage.top_players(ctx.msg.platform, variant, community=community, limit=10)
+    named = {} if variant == DEFAULT_VARIANT else {"variant": _variant_name(table, ctx, variant)}
+    suffix = "" if variant == DEFAULT_VARIANT else ".variant"
+    if not standings:
+        return [table.present.info(ctx.language, f"top.empty{suffix}", kind="top", **named)]
+    lines = [table.catalog.text(ctx.language, "top.line", rank=i + 1, name=s.player.display_name,
+                                rating=round(s.rating.rating), games=s.rating.games_played)
+             for i, s in enumerate(standings)]
+    return [table.present.info(ctx.language, f"top{suffix}", lines="\n".join(lines), kind="top", **named)]
+
+
+def _variant(table: Table, words: tuple[str, ...]) -> str:
+    """The variant the words name (Makruk when there are none); refused when they name none."""
+    if not words:
+        return DEFAULT_VARIANT
+    text = " ".join(words)  # "ouk chatrang" is one name
+    variant = variant_named(table.catalog, text)
+    if variant is None:
+        raise Refusal("bad_variant", word=text[:20])
+    return variant
+
+
+def _variant_name(table: Table, ctx: Context, variant: str) -> str:
+    return table.catalog.text(ctx.language, f"variant.{variant}")
 
 
 async def rating_updates(storage: Storage, game: Game, result: Result) -> list[RatingUpdate]:
-    """The new ratings after ``game`` ended with ``result`` (none for a casual game)."""
+    """The new ratings of ``game``'s variant after it ended with ``result`` (none for a casual game)."""
     if not game.rated or game.white is None or game.black is None:
         return []
     if game.white.is_engine or game.black.is_engine:
         return await _against_engine(storage, game, result)
     assert game.white.player_id is not None and game.black.player_id is not None
-    white = await storage.get_player(game.white.player_id)
-    black = await storage.get_player(game.black.player_id)
+    white = await storage.get_rating(game.white.player_id, game.variant)
+    black = await storage.get_rating(game.black.player_id, game.variant)
     score = SCORES[result]
-    w, b = (glicko.Rating(p.rating, p.deviation, p.volatility) for p in (white, black))
+    w, b = (_glicko(r) for r in (white, black))
     new_w = glicko.update(w, [(b, score)])
     new_b = glicko.update(b, [(w, 1 - score)])
     return [
@@ -80,7 +110,11 @@ async def _against_engine(storage: Storage, game: Game, result: Result) -> list[
     if person is game.black:
         score = 1 - score
     assert person.player_id is not None and bot.engine_level is not None
-    player = await storage.get_player(person.player_id)
+    current = await storage.get_rating(person.player_id, game.variant)
     level = glicko.Rating(level_rating(bot.engine_level), ENGINE_DEVIATION)
-    new = glicko.update(glicko.Rating(player.rating, player.deviation, player.volatility), [(level, score)])
-    return [RatingUpdate.after_game(player, new.rating, new.deviation, new.volatility)]
+    new = glicko.update(_glicko(current), [(level, score)])
+    return [RatingUpdate.after_game(current, new.rating, new.deviation, new.volatility)]
+
+
+def _glicko(current: PlayerRating) -> glicko.Rating:
+    return glicko.Rating(current.rating, current.deviation, current.volatility)
