@@ -249,6 +249,10 @@ async def test_history_export_rating_top_and_help(bot, discord_api):
     assert api.sent[-1].text.startswith("bob: rating 1500")
     await api.slash(CAROL, "top", channel=thread)
     assert "No rated games" in api.sent[-1].text
+    await api.slash(CAROL, "top", channel=thread, variant="sittuyin")
+    assert api.sent[-1].text == "No rated games of Sittuyin have been finished here yet."
+    await api.slash(CAROL, "rating", channel=thread, player=BOB, variant="cambodian")
+    assert api.sent[-1].text.startswith("bob: Ouk Chatrang rating 1500")
     await api.slash(CAROL, "help", channel=thread, locale="ja")
     assert "マークルック" in api.sent[-1].text
     assert not any(s.ephemeral for s in api.sent)

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from ...services.games.variants import VARIANTS
 from .permissions import require_manage_guild
 from .translate import text
 from .words import handle
@@ -29,6 +30,7 @@ TIMES = [Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", 
 NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai")]
 LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in ("th", "en", "ja")]
 SWITCHES = [Choice(name=text(f"discord.choice.{state}"), value=state) for state in ("on", "off")]
+VARIANT_CHOICES = [Choice(name=text(f"variant.{variant}"), value=variant) for variant in VARIANTS]
 
 
 # Defined before the classes whose bodies call it.
@@ -106,13 +108,25 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     export = says("export")
 
     @app_commands.command(name=text("discord.cmd.rating"), description=text("discord.cmd.rating.about"))
-    @app_commands.rename(player=text("discord.opt.player"))
-    @app_commands.describe(player=text("discord.opt.player.about"))
-    async def rating(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        words = f"rating @{handle(player)}" if player else "rating"
-        await self.bot.door.command(interaction, words, mentions=[player] if player else [])
+    @app_commands.rename(player=text("discord.opt.player"), variant=text("discord.opt.variant"))
+    @app_commands.describe(player=text("discord.opt.player.about"), variant=text("discord.opt.variant.about"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rating(self, interaction: discord.Interaction, player: discord.User | None = None,
+                     variant: Choice[str] | None = None) -> None:
+        words = ["rating"]
+        if player:
+            words.append(f"@{handle(player)}")
+        if variant:
+            words.append(variant.value)
+        await self.bot.door.command(interaction, " ".join(words), mentions=[player] if player else [])
 
-    top = says("top")
+    @app_commands.command(name=text("discord.cmd.top"), description=text("discord.cmd.top.about"))
+    @app_commands.rename(variant=text("discord.opt.variant"))
+    @app_commands.describe(variant=text("discord.opt.variant.about"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def top(self, interaction: discord.Interaction, variant: Choice[str] | None = None) -> None:
+        await self.bot.door.command(interaction, f"top {variant.value}" if variant else "top")
+
     help = says("help")
     hint = says("hint", slow=True)
     review = says("review", slow=True)
