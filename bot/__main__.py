@@ -1,7 +1,7 @@
 """``makruk-bot`` (also ``python -m bot``): run the bot on a platform, or the console chat.
 
     makruk-bot                  Discord and/or LINE when their tokens are set, else the console
-    makruk-bot console [--db PATH] [--lang en|th|ja] [--json] [--images DIR]
+    makruk-bot console [--db PATH] [--lang en|th|ja|km] [--json] [--images DIR]
     makruk-bot discord ...      makruk-bot line ...      makruk-bot puzzles ...
     makruk-bot migrate-data --from PATH --to postgresql://...   move a community to PostgreSQL
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-LANGUAGES = ("th", "en", "ja")
+from .i18n import LANGUAGES
+
 LOG_FORMATS = ("text", "json")
 # Every setting read from the environment or .env (.env.example lists each with its meaning).
 SETTING_NAMES = (

@@ -1,15 +1,15 @@
-"""Message catalogues in Thai, English and Japanese.
+"""Message catalogues in Thai, English, Japanese and Khmer.
 
 Each part of the bot keeps its texts in a folder of its own (``core/``, ``discord/``, ...)
-with one file per language (``th.json``, ``en.json``, ``ja.json``); the files of a language
+with one file per language (``th.json``, ``en.json``, ``ja.json``, ``km.json``); the files of a language
 are merged. A file may have ``commands`` (the words that call each command), ``words`` (option
 words such as colours) and ``messages`` (texts with ``{named}`` fields).
 
 >>> catalog = Catalog.load()
 >>> catalog.text("en", "error.not_your_turn")
 'It is not your turn.'
->>> catalog.command_for("เริ่ม"), catalog.command_for("対局"), catalog.command_for("NEW")
-('new', 'new', 'new')
+>>> catalog.command_for("เริ่ม"), catalog.command_for("対局"), catalog.command_for("ថ្មី"), catalog.command_for("NEW")
+('new', 'new', 'new', 'new')
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import string
 from functools import cache
 from importlib import resources
 
-LANGUAGES = ("th", "en", "ja")
+LANGUAGES = ("th", "en", "ja", "km")
 FALLBACK = "en"
 
 
@@ -91,7 +91,11 @@ class Catalog:
 
 
 def normalize_language(code: str | None) -> str | None:
-    """``th``, ``en`` or ``ja`` for a locale such as ``th-TH``, ``ja``, ``en-US``; else None."""
+    """One of LANGUAGES for a locale such as ``th-TH``, ``ja``, ``en-US``, ``km-KH``; else None.
+
+    >>> normalize_language("km_KH"), normalize_language("en-US"), normalize_language("fr")
+    ('km', 'en', None)
+    """
     if not code:
         return None
     base = code.replace("_", "-").split("-")[0].lower()

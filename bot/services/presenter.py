@@ -53,7 +53,23 @@ class Presenter:
         return Reply(kind="help", text="\n".join(lines), language=language)
 
     def when(self, language: str, moment: datetime | None) -> str:
-        return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "-"
+        """A deadline (UTC, at most days ahead, so without its year) as the language writes dates."""
+        if moment is None:
+            return "-"
+        return self.t(language, "time.deadline", day=moment.day, month=self.t(language, f"time.month.{moment.month}"),
+                      time=moment.strftime("%H:%M"))
+
+    def duration(self, language: str, seconds: int) -> str:
+        """A time per move in the largest whole unit: ``1d``, ``1 ថ្ងៃ``, ``90 นาที``.
+
+        Numbers are Western digits in every language, Khmer too (its CLDR default): moves,
+        ratings and times are typed with them.
+        """
+        if seconds % 86400 == 0:
+            return self.t(language, "time.days", n=seconds // 86400)
+        if seconds % 3600 == 0:
+            return self.t(language, "time.hours", n=seconds // 3600)
+        return self.t(language, "time.minutes", n=seconds // 60)
 
     async def challenge(self, language: str, game: Game, names: dict[str, str], opponent: Player | None) -> Reply:
         side = "w" if game.white is not None and game.white.player_id == game.created_by else "b"
@@ -65,7 +81,7 @@ class Presenter:
             text = self.t(language, "challenge.open", challenger=challenger, colour=colour)
         text += "\n" + self.t(language, "challenge.rules", promotion=self.t(language, f"promotion.{game.promotion}"),
                               perpetual=self.t(language, f"perpetual.{game.perpetual}"),
-                              time=_duration(game.move_seconds))
+                              time=self.duration(language, game.move_seconds))
         actions = (Action("accept", self.t(language, "action.accept")),
                    Action("decline", self.t(language, "action.decline")))
         view = GameView(game.id, game.start_fen, "w", 0, None, None, names["w"], names["b"], status="challenge")
@@ -186,11 +202,3 @@ class Presenter:
 
 def board_targets(board: Board, square: int | None) -> set[int]:
     return {m.to_square for m in board.legal_moves() if m.from_square == square}
-
-
-def _duration(seconds: int) -> str:
-    if seconds % 86400 == 0:
-        return f"{seconds // 86400}d"
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600}h"
-    return f"{seconds // 60}m"

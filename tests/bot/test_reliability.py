@@ -12,6 +12,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.engines import EngineError, EnginePosition, RandomMover
+from bot.i18n import LANGUAGES
 from bot.messages import Notice
 from bot.services.games import GameService
 from bot.services.outbox import DeliveryError
@@ -224,7 +225,7 @@ async def test_a_busy_database_gets_its_own_answer_and_changes_nothing(tmp_path:
         await chat.ok("bob", "accept")
 
 
-@pytest.mark.parametrize("language", ["th", "en", "ja"])
+@pytest.mark.parametrize("language", LANGUAGES)
 async def test_the_busy_answer_is_localized(language: str) -> None:
     from bot.i18n import Catalog
 

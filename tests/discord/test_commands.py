@@ -73,6 +73,9 @@ async def test_settings_need_manage_server_and_play_does_not(service, settings):
     assert play["default_member_permissions"] is None and play["dm_permission"]
     assert server["default_member_permissions"] == MANAGE_SERVER and not server["dm_permission"]
     assert [o["name"] for o in server["options"]] == ["lang", "notices", "puzzle"]
+    lang = next(o for o in server["options"] if o["name"] == "lang")
+    # Khmer too, though Discord has no Khmer locale of its own: a server chooses it here.
+    assert [c["value"] for c in lang["options"][0]["choices"]] == ["th", "en", "ja", "km"]
 
 
 async def test_daily_puzzle_subscription_needs_manage_server(service, settings):

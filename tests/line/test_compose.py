@@ -11,6 +11,7 @@ from bot.adapters.line.handler import _span, place_of
 from bot.adapters.line.push import target_of
 from bot.adapters.line.replies import Chat
 from bot.commands import parse_command
+from bot.i18n import LANGUAGES
 from bot.messages import Action, Incoming, Reply, User
 
 from .support import ALICE, BOB, BOT_ID, GROUP, png_size, texts
@@ -41,12 +42,13 @@ async def test_quick_replies_keep_to_thirteen_short_labels_and_send_words_the_se
     quick = composer.quick_reply(actions, "th")
     assert len(quick["items"]) == 13 and all(len(i["action"]["label"]) <= 20 for i in quick["items"])
     catalog = line.app.games.catalog
-    for language in ("th", "en", "ja"):
+    for language in LANGUAGES:
         for command in ("accept", "decline", "board", "count", "stopcount", "draw", "undo", "resign", "select"):
             word = composer.command_text(command, language)
             parsed = parse_command(word, catalog)
             assert parsed is not None and parsed.name == command, (language, command, word)
     assert composer.command_text("resign", "th") == "ยอมแพ้" and composer.command_text("resign", "en") == "resign"
+    assert composer.command_text("resign", "km") == "ចុះចាញ់"
 
 
 async def test_mentions_become_line_mentions_in_groups_only(line):

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from ... import i18n
 from ...services.games.variants import VARIANTS
 from .permissions import require_manage_guild
 from .translate import text
@@ -28,7 +29,7 @@ PROMOTIONS = [Choice(name=text(f"discord.choice.{p}"), value=p) for p in ("force
 PERPETUALS = [Choice(name=text(f"discord.choice.perpetual_{p}"), value=f"perpetual-{p}") for p in ("forbid", "draw")]
 TIMES = [Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", "1h", "1d", "3d", "7d")]
 NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai")]
-LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in ("th", "en", "ja")]
+LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in i18n.LANGUAGES]
 SWITCHES = [Choice(name=text(f"discord.choice.{state}"), value=state) for state in ("on", "off")]
 VARIANT_CHOICES = [Choice(name=text(f"variant.{variant}"), value=variant) for variant in VARIANTS]
 

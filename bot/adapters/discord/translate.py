@@ -14,7 +14,8 @@ from discord import Locale, app_commands
 
 from ...i18n import Catalog
 
-# Discord locales the catalogue has languages for; English is the default text itself.
+# Discord locales the catalogue has languages for; English is the default text itself. Discord has no
+# Khmer locale: Khmer clients see the English names, and a server chooses Khmer with /makruk-server lang.
 LOCALES = {Locale.thai: "th", Locale.japanese: "ja"}
 
 

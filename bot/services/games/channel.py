@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 commands = CommandGroup("channel")
-LANGUAGE_WORDS = {"thai": "th", "english": "en", "japanese": "ja"}
+LANGUAGE_WORDS = {"thai": "th", "english": "en", "japanese": "ja", "khmer": "km"}
 
 
 @commands.command("lang")
