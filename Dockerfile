@@ -3,7 +3,7 @@
 FROM python:3.11-slim-bookworm
 
 # The system packages of scripts/setup-env.sh but PostgreSQL, whose server only the tests need:
-# Fairy-Stockfish plays levels 5-8; FriBiDi lays out Thai text in the board pictures.
+# Fairy-Stockfish plays levels 5-8; FriBiDi lays out Thai and Khmer text in the board pictures.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fairy-stockfish libfribidi0 \
     && rm -rf /var/lib/apt/lists/*

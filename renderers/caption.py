@@ -78,7 +78,7 @@ def render_puzzle_card(
     last_move: str | Move | None = None,
     arrows: Iterable[str | Move] = (),
 ) -> bytes:
-    """A PNG card: the caption (any of Thai, English, Japanese) above the board.
+    """A PNG card: the caption (any of Thai, English, Japanese, Khmer) above the board.
 
     By default the board is seen from the side to move, whose Khun stands beside the caption.
     """

@@ -1,7 +1,8 @@
-"""Fonts from PyPI packages (never the system's) and drawing of mixed Thai/Latin/Japanese text.
+"""Fonts from PyPI packages (never the system's) and drawing of mixed Thai/Latin/Japanese/Khmer text.
 
-Noto Sans Thai covers Thai and Latin; Japanese runs use Noto Sans CJK JP. Each run of one
-script is laid out by raqm (HarfBuzz + FriBiDi), which places Thai vowels and tone marks.
+Noto Sans Thai covers Thai and Latin; Japanese runs use Noto Sans CJK JP, Khmer runs Noto Sans
+Khmer. Each run of one script is laid out by raqm (HarfBuzz + FriBiDi), which places Thai vowels
+and tone marks and builds Khmer's subscript consonants and vowels written before their consonant.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from PIL import ImageDraw, ImageFont, features
 
 MAIN = "main"  # Thai and Latin
 CJK = "cjk"  # Japanese
+KHMER = "khmer"
 
 # Japanese fonts in order of preference: (module, attribute holding the font file).
 _CJK_PACKAGES = (("noto_cjk_sans_jp_bold", "FONT_PATH"), ("noto_cjk_sans_jp_regular", "FONT_PATH"))
@@ -30,10 +32,22 @@ def thai_font_path() -> Path:
     """The Noto Sans Thai variable font shipped by the ``fontpkg-noto-sans-thai`` package."""
     import fontpkg_noto_sans_thai
 
-    files = sorted((fontpkg_noto_sans_thai.ROOT / "files").glob("*.[ot]tf"))
+    return _upright_font(fontpkg_noto_sans_thai.ROOT, "fontpkg-noto-sans-thai")
+
+
+@lru_cache(maxsize=1)
+def khmer_font_path() -> Path:
+    """The Noto Sans Khmer variable font shipped by the ``fontpkg-noto-sans-khmer`` package."""
+    import fontpkg_noto_sans_khmer
+
+    return _upright_font(fontpkg_noto_sans_khmer.ROOT, "fontpkg-noto-sans-khmer")
+
+
+def _upright_font(root: Path, package: str) -> Path:
+    files = sorted((root / "files").glob("*.[ot]tf"))
     upright = [f for f in files if "Italic" not in f.name]
     if not upright:
-        raise FileNotFoundError("fontpkg-noto-sans-thai ships no font file")
+        raise FileNotFoundError(f"{package} ships no font file")
     return upright[0]
 
 
@@ -51,10 +65,11 @@ def cjk_font_path() -> Path | None:
 
 @lru_cache(maxsize=64)
 def font(size: int, script: str = MAIN, weight: int = 600) -> ImageFont.FreeTypeFont:
-    """A font of ``size`` pixels for a script; ``weight`` (100..900) applies to the Thai font."""
+    """A font of ``size`` pixels for a script; ``weight`` (100..900) applies to the Thai and Khmer fonts."""
     if script == CJK and cjk_font_path() is not None:
         return ImageFont.truetype(str(cjk_font_path()), size, layout_engine=layout_engine())
-    loaded = ImageFont.truetype(str(thai_font_path()), size, layout_engine=layout_engine())
+    path = khmer_font_path() if script == KHMER else thai_font_path()
+    loaded = ImageFont.truetype(str(path), size, layout_engine=layout_engine())
     axes = loaded.get_variation_axes()
     loaded.set_variation_by_axes(
         # FreeType always reports an axis' default; Pillow's types also allow None.
@@ -68,6 +83,8 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 
     >>> script_runs("2手詰め Mate in 2")
     [('cjk', '2手詰め '), ('main', 'Mate in 2')]
+    >>> script_runs("ខាងសដើរ Mate in 2")
+    [('khmer', 'ខាងសដើរ '), ('main', 'Mate in 2')]
     """
     runs: list[list[str]] = []  # [script or "", text]
     for ch in text:
@@ -82,8 +99,10 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 
 
 def _script_of(ch: str) -> str:
-    """``cjk``, ``main`` (letters of Thai or Latin) or "" (neutral: spaces, digits, punctuation)."""
+    """``cjk``, ``khmer``, ``main`` (letters of Thai or Latin) or "" (neutral: spaces, digits, punctuation)."""
     cp = ord(ch)
+    if 0x1780 <= cp <= 0x17FF or 0x19E0 <= cp <= 0x19FF:  # Khmer and Khmer symbols, its marks and digits too
+        return KHMER
     if (
         0x3000 <= cp <= 0x30FF  # CJK punctuation, Hiragana, Katakana
         or 0x3400 <= cp <= 0x9FFF  # CJK ideographs

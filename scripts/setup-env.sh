@@ -11,7 +11,7 @@ SETUP_LOG="$VENV/setup.log"
 EXTRAS="${MAKRUK_EXTRAS:-}"
 PYTHON_STAMP="$VENV/.installed-$EXTRAS"
 
-# System packages: the reference engine, FriBiDi (which Pillow's raqm layout needs for Thai)
+# System packages: the reference engine, FriBiDi (which Pillow's raqm layout needs for Thai and Khmer)
 # and PostgreSQL (the server the tests start for the PostgreSQL backend; the bot needs only
 # a server somewhere when DATABASE_URL names one).
 # A package added here is installed on the next run (as root with apt-get) or asked for.

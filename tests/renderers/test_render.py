@@ -31,6 +31,8 @@ START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
 # White's Khun on e2 is in check from the black Ma on g3; every kind of piece is on the board.
 MIDGAME = "r1sk1snr/3m4/ppM~p1p1p/4p3/3P4/PPm~1PPnP/4K3/RNS1MS1R w - - 0 1"
 THAI_CAPTION = "ขุนถูกรุก ผู้เล่นที่สองเดิน"
+# A subscript consonant (្ម) and a vowel written before its consonant (ែ): raqm must shape them.
+KHMER_CAPTION = "ខាងសដើរ អុកស្លាប់ក្នុង 2 ជំហាន ខ្មែរ"
 
 
 def rgb(png: bytes) -> Image.Image:
@@ -324,9 +326,41 @@ def test_fonts_cover_thai_latin_digits_and_japanese():
     assert [s for s, _ in fonts.script_runs("白の手番 Mate in 2")] == [fonts.CJK, fonts.MAIN]
 
 
+def test_khmer_text_is_drawn_with_the_khmer_font_and_shaped_by_raqm():
+    line = fonts.measure(KHMER_CAPTION, 40)
+    assert [f.getname()[0] for f, _ in line.runs] == ["Noto Sans Khmer"]
+    khmer, thai = fonts.font(40, fonts.KHMER), fonts.font(40)
+    assert khmer.layout_engine == ImageFont.Layout.RAQM
+    missing = "\U0010fffd"
+    for ch in "ខសដមរ០៩2":
+        assert glyph(ch, khmer) != glyph(missing, khmer), ch
+    assert glyph("ខ", thai) == glyph(missing, thai)  # what the Thai font alone would draw: a box
+
+    def draw(layout_engine):
+        font = ImageFont.truetype(str(fonts.khmer_font_path()), 40, layout_engine=layout_engine)
+        image = Image.new("L", (200, 80), 0)
+        ImageDraw.Draw(image).text((10, 10), "ខ្មែរ", font=font, fill=255)
+        return image
+
+    assert ImageChops.difference(draw(ImageFont.Layout.BASIC), draw(ImageFont.Layout.RAQM)).getbbox() is not None
+
+
+def test_a_khmer_caption_is_drawn_in_khmer_letters_not_boxes():
+    def drawn(line: fonts.TextLine) -> Image.Image:
+        image = Image.new("RGB", (900, 80))
+        fonts.draw_line(ImageDraw.Draw(image), 10, 60, line, (255, 255, 255))
+        return image
+
+    boxes = drawn(fonts.TextLine(((fonts.font(40), KHMER_CAPTION),), 0, 40, 10))  # the Thai font alone
+    assert ImageChops.difference(drawn(fonts.measure(KHMER_CAPTION, 40)), boxes).getbbox() is not None
+    card = rgb(render_puzzle_card(START, KHMER_CAPTION, size=400))  # the caption band above the board
+    assert card.width == 400 and card.height > 400
+
+
 def test_fonts_come_from_packages_not_the_system():
-    assert "site-packages" in str(fonts.thai_font_path()) or "fontpkg" in str(fonts.thai_font_path())
-    assert not str(fonts.thai_font_path()).startswith("/usr/share/fonts")
+    for path in (fonts.thai_font_path(), fonts.khmer_font_path()):
+        assert "site-packages" in str(path) or "fontpkg" in str(path)
+        assert not str(path).startswith("/usr/share/fonts")
 
 
 # --- command line -----------------------------------------------------------------------------
