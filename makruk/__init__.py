@@ -10,7 +10,14 @@ Move.from_uci('e3e4')
 
 from .board import Board, Outcome
 from .counting import Count
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, MakrukError
+from .errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    MakrukError,
+    UnknownVariantError,
+)
 from .fen import STARTING_FEN
 from .history import CountEvent
 from .notation import parse_move, read_square, san, square_thai, thai_san, to_arabic_digits
@@ -28,12 +35,14 @@ from .types import (
     parse_square,
     square_name,
 )
+from .variants import VARIANTS, board_class, starting_fen
 
 __all__ = [
     "BLACK",
     "COLOR_NAMES",
     "SQUARE_NAMES",
     "STARTING_FEN",
+    "VARIANTS",
     "WHITE",
     "AmbiguousMoveError",
     "Board",
@@ -49,6 +58,8 @@ __all__ = [
     "Piece",
     "PieceType",
     "Square",
+    "UnknownVariantError",
+    "board_class",
     "parse_move",
     "parse_square",
     "perft",
@@ -56,6 +67,7 @@ __all__ = [
     "san",
     "square_name",
     "square_thai",
+    "starting_fen",
     "thai_san",
     "to_arabic_digits",
 ]

@@ -1,4 +1,7 @@
-"""Command line: ``python -m makruk perft|legal|status|parse ...`` (see README).
+"""Command line: ``python -m makruk perft|legal|status|parse [--variant NAME] ...`` (see README).
+
+``--variant`` plays another member of the family (makpong, cambodian, asean, sittuyin); the FEN
+``startpos`` stands for the variant's start position.
 
 Every error is one line on stderr and exit status 2; nothing is printed on stdout then.
 """
@@ -72,10 +75,12 @@ def _parser() -> argparse.ArgumentParser:
 def _rule_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--promotion", choices=["forced", "optional"], default="forced")
     p.add_argument("--perpetual", choices=["forbid", "draw"], default="forbid")
+    p.add_argument("--variant", default="makruk", help="makruk (default), makpong, cambodian, asean or sittuyin")
 
 
 def _board(args: argparse.Namespace) -> Board:
-    return Board(args.fen, promotion=args.promotion, perpetual=args.perpetual)
+    fen = None if args.fen == "startpos" else args.fen
+    return Board(fen, variant=args.variant, promotion=args.promotion, perpetual=args.perpetual)
 
 
 def _perft(args: argparse.Namespace) -> str:

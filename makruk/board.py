@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from . import attacks as A
 from . import notation
@@ -28,7 +28,7 @@ from .counting import (
     pieces_honour_limit,
 )
 from .errors import IllegalMoveError, InvalidFenError
-from .fen import STARTING_FEN, FenFields, parse_fen, write_fen
+from .fen import MAKRUK, STARTING_FEN, FenDialect, FenFields, parse_fen, write_fen
 from .history import CountEvent
 from .types import (
     BLACK,
@@ -61,7 +61,7 @@ ZOBRIST_BLACK = _rng.getrandbits(64)
 @dataclass(frozen=True, slots=True)
 class Outcome:
     result: Literal["1-0", "0-1", "1/2-1/2"]
-    reason: Literal["checkmate", "stalemate", "repetition", "counting", "material"]
+    reason: Literal["checkmate", "stalemate", "repetition", "counting", "material", "fifty_moves"]
 
     @property
     def winner(self) -> Color | None:
@@ -78,7 +78,9 @@ class Board:
     ``perpetual`` is ``"forbid"`` (default: perpetual check may not force a repetition draw)
     or ``"draw"`` (repetition always draws, as Fairy-Stockfish).
 
-    Variants of the family subclass this and change the class attributes and hooks below.
+    ``Board(fen, variant="cambodian")`` makes a board of another member of the family: an
+    instance of that variant's subclass (``makruk.variants``), which changes the class
+    attributes and hooks below.
 
     The fast path, for engines: these attributes are the board's own state, kept up to date by
     ``push`` and ``pop``. Read them; never write them (change the board only through its methods).
@@ -103,12 +105,27 @@ class Board:
 
     variant = "makruk"
     starting_fen = STARTING_FEN
+    dialect: FenDialect = MAKRUK
     promotion_rank = 5  # rank index (from the mover's side) where a Bia promotes: rank 6
+    promotion_kinds: ClassVar[dict[str, PieceType]] = {"m": PieceType.BIA_NGAI}  # UCI letter -> what a Bia becomes
+    board_honour_limit = BOARD_HONOUR_LIMIT
+    move_rule = 0  # the n-move rule (ASEAN and Sittuyin: 50); 0: none
+    san_letters: ClassVar[dict[PieceType, str]] = notation.SAN_LETTERS  # the variant's SAN letters (ASEAN's Khon is B)
+
+    def __new__(cls, fen: str | None = None, *, variant: str | None = None, **options: str) -> Board:
+        if variant is not None and variant != cls.variant:
+            if cls is not Board:
+                raise ValueError(f"a {cls.__name__} plays {cls.variant!r}, not {variant!r}")
+            from .variants import board_class  # the variants build on this module
+
+            cls = board_class(variant)
+        return object.__new__(cls)
 
     def __init__(
         self,
         fen: str | None = None,
         *,
+        variant: str | None = None,
         promotion: Promotion = "forced",
         perpetual: Perpetual = "forbid",
     ) -> None:
@@ -123,7 +140,7 @@ class Board:
     # --- set-up ---------------------------------------------------------------------
 
     def _set_fen(self, fen: str) -> None:
-        fields = parse_fen(fen)
+        fields = parse_fen(fen, self.dialect)
         self.piece_codes: list[int] = list(fields.placement)
         self.bitboards: list[Bitboard] = [0] * 16
         self.occupied_co: list[Bitboard] = [0, 0]  # indexed by colour: [Black, White]
@@ -138,18 +155,23 @@ class Board:
             key ^= ZOBRIST_BLACK
         self.halfmove_clock: int = fields.halfmove_clock
         self.fullmove_number: int = fields.fullmove_number
-        self.starting_position: str = write_fen(fields)
+        self.starting_position: str = write_fen(fields, self.dialect)
         self.count: Count | None = None
         self.move_stack: list[Move] = []
-        self._key = key
-        if self.attackers_mask(self.turn, self.king(not self.turn)):
+        self._key = key ^ self._set_up(fields)
+        their_khun, our_khun = self.king(not self.turn), self.king(self.turn)  # -1: in hand (Sittuyin)
+        if their_khun >= 0 and self.attackers_mask(self.turn, their_khun):
             raise InvalidFenError(f"the side to move could capture the enemy Khun: {fen!r}")
-        self.checkers_mask: Bitboard = self.attackers_mask(not self.turn, self.king(self.turn))
+        self.checkers_mask: Bitboard = self.attackers_mask(not self.turn, our_khun) if our_khun >= 0 else 0
         self._window = 0  # ply of the last irreversible move: no repetition reaches before it
         self._stack: list[_Undo] = []
         # For each position since the FEN: its key and whether the side to move is in check.
         self._history: list[tuple[TranspositionKey, bool]] = [(self.transposition_key(), bool(self.checkers_mask))]
         self._legal: list[Move] | None = None
+
+    def _set_up(self, fields: FenFields) -> int:
+        """A variant's own state from the FEN (flags, pocket); returns what it adds to the key."""
+        return 0
 
     def copy(self) -> Board:
         other = object.__new__(type(self))
@@ -206,7 +228,34 @@ class Board:
         return len(self.move_stack)
 
     def fen(self) -> str:
-        return write_fen(FenFields(tuple(self.piece_codes), self.turn, self.halfmove_clock, self.fullmove_number))
+        fields = FenFields(
+            tuple(self.piece_codes), self.turn, self.halfmove_clock, self.fullmove_number, self._fen_flags(),
+            self._fen_pocket(),
+        )
+        return write_fen(fields, self.dialect)
+
+    def _fen_flags(self) -> str:
+        return "-"
+
+    def _fen_pocket(self) -> tuple[int, ...]:
+        return ()
+
+    def pocket(self, color: Color) -> dict[PieceType, int]:
+        """The pieces ``color`` holds in hand (only Sittuyin's deployment has any)."""
+        return {}
+
+    def in_deployment(self) -> bool:
+        """Whether pieces are still to be placed from the hand (Sittuyin)."""
+        return False
+
+    @property
+    def gates(self) -> Bitboard:
+        """Squares whose piece still has its first-move leap (Ouk Chatrang's ``DEde``); 0 elsewhere."""
+        return 0
+
+    def promoted_kind(self, move: Move) -> PieceType | None:
+        """What the Bia of a promoting move becomes (``None`` when the move does not promote)."""
+        return self.promotion_kinds.get(move.promotion) if move.promotion else None
 
     def placement(self) -> tuple[int, ...]:
         """The 64 piece codes, a1 first (0 = empty); see ``Piece.code``."""
@@ -308,7 +357,11 @@ class Board:
             last = A.RANK_8 if us else A.RANK_1
             if not move.promotion and (self.promotion == "forced" or to_bit & last):
                 return False
+            if move.promotion and move.promotion not in self.promotion_kinds:
+                return False
         elif move.promotion:
+            return False
+        if move.drop:
             return False
 
         if kind == KHUN:  # a Rua sees through the square the Khun leaves
@@ -507,7 +560,7 @@ class Board:
         squares, bb, occ = self.piece_codes, self.bitboards, self.occupied_co
         us = self.turn
         code = squares[frm]
-        captured = squares[to]
+        captured = squares[to] if to != frm else 0  # Sittuyin's Bia may promote where it stands
         self._stack.append(
             (captured, self.halfmove_clock, self.count, self._key, self.checkers_mask, self._window)
         )
@@ -520,10 +573,10 @@ class Board:
             key ^= ZOBRIST[captured][to]
         new_code = code
         if move.promotion:
-            new_code = BIA_NGAI + (code - BIA)
+            new_code = self.promotion_kinds[move.promotion] + (code - BIA)
         bb[code] ^= from_bit
         bb[new_code] |= to_bit
-        occ[us] ^= from_bit | to_bit
+        occ[us] ^= from_bit ^ to_bit
         squares[frm] = 0
         squares[to] = new_code
         key ^= ZOBRIST[new_code][to]
@@ -578,13 +631,13 @@ class Board:
         frm, to = move.from_square, move.to_square
         squares, bb, occ = self.piece_codes, self.bitboards, self.occupied_co
         new_code = squares[to]
-        code = BIA + (new_code - BIA_NGAI) if move.promotion else new_code
+        code = BIA + (0 if us else BLACK_OFFSET) if move.promotion else new_code
         from_bit, to_bit = 1 << frm, 1 << to
         bb[new_code] ^= to_bit
         bb[code] |= from_bit
-        occ[us] ^= from_bit | to_bit
-        squares[frm] = code
+        occ[us] ^= from_bit ^ to_bit
         squares[to] = captured
+        squares[frm] = code  # after: a Bia promoting in place (Sittuyin) left from and to the same square
         if captured:
             bb[captured] |= to_bit
             occ[not us] |= to_bit
@@ -701,11 +754,14 @@ class Board:
         if kind is None:
             reason = "a count is already running" if self.count else "the count may not be declared now"
             raise IllegalMoveError(reason, code="count_not_allowed")
-        limit = pieces_honour_limit(self.piece_codes, not self.turn) if kind == "pieces" else BOARD_HONOUR_LIMIT
+        limit = self._pieces_honour_limit(not self.turn) if kind == "pieces" else self.board_honour_limit
         self.count = Count(kind, self.turn, limit)
         self._history[-1] = (self.transposition_key(), self._history[-1][1])
         self._legal = None
         return self.count
+
+    def _pieces_honour_limit(self, strong: Color) -> int:
+        return pieces_honour_limit(self.piece_codes, strong)
 
     def can_stop_count(self) -> bool:
         return self.count is not None and self.count.side == self.turn
@@ -737,12 +793,17 @@ class Board:
         """The draws that need no move generation: counting, material, repetition."""
         if self.count is not None and self.count.expired:
             return Outcome("1/2-1/2", "counting")
-        no_bia = not (self.bitboards[BIA] | self.bitboards[BIA + BLACK_OFFSET])  # a Bia keeps the material alive
-        if no_bia and is_dead_material(self.piece_codes):
+        if self._is_dead_material():
             return Outcome("1/2-1/2", "material")
         if self._repetition_draws():
             return Outcome("1/2-1/2", "repetition")
+        if self.move_rule and self.halfmove_clock >= 2 * self.move_rule:
+            return Outcome("1/2-1/2", "fifty_moves")
         return None
+
+    def _is_dead_material(self) -> bool:
+        no_bia = not (self.bitboards[BIA] | self.bitboards[BIA + BLACK_OFFSET])  # a Bia keeps the material alive
+        return no_bia and is_dead_material(self.piece_codes)
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None

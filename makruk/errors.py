@@ -37,7 +37,9 @@ class IllegalMoveError(MakrukError):
     Codes: ``no_piece``, ``not_your_piece``, ``own_piece``, ``cannot_move_there``,
     ``blocked``, ``leaves_khun_in_check``, ``perpetual_check``, ``promotion_required``,
     ``promotion_not_allowed``,
-    ``no_such_move``, ``game_over``, ``count_not_allowed``, ``no_count``.
+    ``no_such_move``, ``game_over``, ``count_not_allowed``, ``no_count``; of the variants:
+    ``khun_may_not_flee`` (Makpong), ``must_drop``, ``bad_drop`` (Sittuyin's deployment),
+    ``promotion_not_allowed`` also for Sittuyin's promotion conditions.
     """
 
     code = "illegal"
@@ -51,3 +53,9 @@ class AmbiguousMoveError(MakrukError):
     def __init__(self, message: str, candidates: list[Move]) -> None:
         super().__init__(message)
         self.candidates = candidates
+
+
+class UnknownVariantError(MakrukError):
+    """No variant of the family has that name."""
+
+    code = "unknown_variant"

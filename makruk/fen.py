@@ -1,4 +1,8 @@
-"""FEN in and out, compatible with Fairy-Stockfish's ``makruk`` variant.
+"""FEN in and out, compatible with Fairy-Stockfish's ``makruk`` variant and its family.
+
+Each variant writes its FEN in a dialect of its own (``FenDialect``): its piece letters
+(ASEAN's Khon is ``b``), the flags of field 3 (Ouk Chatrang's unmoved Khun and Neang, ``DEde``)
+and a pocket of pieces in hand (Sittuyin, ``[KSSFRRNNkssfrrnn]``).
 
 >>> placement = parse_fen(STARTING_FEN).placement
 >>> placement[3]   # d1: the white Khun
@@ -24,9 +28,29 @@ class FenFields:
     turn: Color
     halfmove_clock: int
     fullmove_number: int
+    flags: str = "-"  # field 3: Ouk Chatrang's first-move flags; "-" elsewhere
+    pocket: tuple[int, ...] = ()  # piece codes in hand, in the order the FEN writes them
 
 
-def parse_fen(fen: str) -> FenFields:
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one value per variant
+class FenDialect:
+    """How a variant writes its FEN: piece letters by code, field 3's flags, a pocket."""
+
+    symbols: tuple[tuple[int, str], ...]  # (piece code, symbol)
+    flags: str = ""  # the letters field 3 may hold, in the order they are written
+    pocket: bool = False
+    bia_on_last_rank: bool = False  # whether a Bia may stand on its last rank (Sittuyin)
+
+    @functools.cached_property
+    def symbol_of(self) -> dict[int, str]:
+        return dict(self.symbols)
+
+    @functools.cached_property
+    def code_of(self) -> dict[str, int]:
+        return {symbol: code for code, symbol in self.symbols}
+
+
+def parse_fen(fen: str, dialect: FenDialect | None = None) -> FenFields:
     """Reads the fields of a FEN; checks syntax and piece placement, not whose turn can capture.
 
     Fairy-Stockfish writes its automatic counting (limit, ply) in place of the en-passant
@@ -35,31 +59,33 @@ def parse_fen(fen: str) -> FenFields:
     """
     if not isinstance(fen, str):
         raise InvalidFenError(f"FEN must be text, got {type(fen).__name__}")
-    return _parse_fen(fen)
+    return _parse_fen(fen, dialect or MAKRUK)
 
 
 @functools.lru_cache(maxsize=256)  # games mostly start from a few FENs; the fields are immutable
-def _parse_fen(fen: str) -> FenFields:
+def _parse_fen(fen: str, dialect: FenDialect) -> FenFields:
     fields = fen.split()
     if not fields:
         raise InvalidFenError("empty FEN")
     if len(fields) > 6:
         raise InvalidFenError(f"too many fields in FEN ({len(fields)}, at most 6): {fen!r}")
-    placement = _parse_placement(fields[0], fen)
+    board_text, pocket = _split_pocket(fields[0], dialect, fen)
+    placement = _parse_placement(board_text, fen, dialect)
     turn = _parse_turn(fields[1] if len(fields) > 1 else "w", fen)
-    if len(fields) > 2 and fields[2] != "-":
-        raise InvalidFenError(f"Makruk has no castling; field 3 must be '-', got {fields[2]!r}")
+    flags = _parse_flags(fields[2] if len(fields) > 2 else "-", dialect)
     if len(fields) > 3 and fields[3] != "-" and not _is_number(fields[3]):
         raise InvalidFenError(f"Makruk has no en passant; field 4 must be '-', got {fields[3]!r}")
     halfmove = _parse_number(fields[4], "half-move clock", fen) if len(fields) > 4 else 0
     fullmove = _parse_number(fields[5], "move number", fen) if len(fields) > 5 else 1
     if fields[3:4] and _is_number(fields[3]):
         halfmove = 0  # that field held Fairy-Stockfish's counting ply, not a clock
-    _check_pieces(placement)
-    return FenFields(tuple(placement), turn, halfmove, max(fullmove, 1))
+    _check_pieces(placement, pocket, dialect)
+    return FenFields(tuple(placement), turn, halfmove, max(fullmove, 1), flags, pocket)
 
 
-def write_fen(fields: FenFields) -> str:
+def write_fen(fields: FenFields, dialect: FenDialect | None = None) -> str:
+    dialect = dialect or MAKRUK
+    symbols = dialect.symbol_of
     rows = []
     for rank in range(7, -1, -1):
         row, empty = "", 0
@@ -71,21 +97,66 @@ def write_fen(fields: FenFields) -> str:
             if empty:
                 row += str(empty)
                 empty = 0
-            row += _SYMBOLS[code]
+            row += symbols[code]
         rows.append(row + (str(empty) if empty else ""))
+    placement = "/".join(rows)
+    if dialect.pocket:
+        placement += "[" + "".join(symbols[code] for code in fields.pocket) + "]"
     turn = "w" if fields.turn else "b"
-    return f"{'/'.join(rows)} {turn} - - {fields.halfmove_clock} {fields.fullmove_number}"
+    return f"{placement} {turn} {fields.flags or '-'} - {fields.halfmove_clock} {fields.fullmove_number}"
 
 
-_SYMBOLS = {
-    Piece(kind, color).code: Piece(kind, color).symbol()
-    for kind in PieceType
-    for color in (WHITE, BLACK)
-}
-_CODES_BY_SYMBOL = {symbol: code for code, symbol in _SYMBOLS.items()}
+def make_dialect(symbols: dict[PieceType, str], **options: str | bool) -> FenDialect:
+    """A dialect from the lower-case letter of each kind (White's are upper case)."""
+    pairs = tuple(
+        (Piece(kind, color).code, letter.upper() if color else letter)
+        for kind, letter in symbols.items()
+        for color in (WHITE, BLACK)
+    )
+    return FenDialect(pairs, **options)  # type: ignore[arg-type]
 
 
-def _parse_placement(text: str, fen: str) -> list[int]:
+MAKRUK = make_dialect({kind: kind.letter for kind in PieceType})
+
+
+def _split_pocket(text: str, dialect: FenDialect, fen: str) -> tuple[str, tuple[int, ...]]:
+    """The placement without its pocket, and the pocket's piece codes (Sittuyin's ``[...]``)."""
+    if "[" not in text:
+        return text, ()
+    if not dialect.pocket:
+        raise InvalidFenError(f"this variant has no pieces in hand: {fen!r}")
+    if not text.endswith("]") or text.count("[") != 1:
+        raise InvalidFenError(f"a pocket is written [...] after the placement: {fen!r}")
+    board_text, _, inside = text[:-1].partition("[")
+    pocket = []
+    for ch in inside:
+        code = dialect.code_of.get(ch)
+        if code is None or code & 7 == PieceType.BIA_NGAI:
+            raise InvalidFenError(f"bad piece {ch!r} in the pocket: {fen!r}")
+        pocket.append(code)
+    return board_text, tuple(sort_pocket(pocket))
+
+
+# Fairy-Stockfish writes a pocket White first, Khun, Khon, Met, Rua, Ma, then Bia.
+_POCKET_ORDER = [PieceType.KHUN, PieceType.KHON, PieceType.MET, PieceType.RUA, PieceType.MA, PieceType.BIA]
+
+
+def sort_pocket(codes: list[int]) -> list[int]:
+    return sorted(codes, key=lambda code: (code >= 8, _POCKET_ORDER.index(PieceType(code & 7))))
+
+
+def _parse_flags(text: str, dialect: FenDialect) -> str:
+    if text == "-":
+        return "-"
+    if not dialect.flags:
+        raise InvalidFenError(f"Makruk has no castling; field 3 must be '-', got {text!r}")
+    if any(ch not in dialect.flags for ch in text) or len(set(text)) != len(text):
+        raise InvalidFenError(f"field 3 must be '-' or some of {dialect.flags!r}, got {text!r}")
+    return "".join(ch for ch in dialect.flags if ch in text)
+
+
+def _parse_placement(text: str, fen: str, dialect: FenDialect) -> list[int]:
+    codes = dialect.code_of
     rows = text.split("/")
     if len(rows) != 8:
         raise InvalidFenError(f"expected 8 rows in the placement, got {len(rows)}: {fen!r}")
@@ -105,7 +176,7 @@ def _parse_placement(text: str, fen: str) -> list[int]:
             symbol = ch
             if i + 1 < len(row) and row[i + 1] == "~":
                 symbol += "~"
-            code = _CODES_BY_SYMBOL.get(symbol)
+            code = codes.get(symbol)
             if code is None:
                 raise InvalidFenError(f"bad character {symbol!r} in row {row_index + 1} {row!r}")
             if file < 8:
@@ -141,11 +212,13 @@ def _is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def _check_pieces(placement: list[int]) -> None:
+def _check_pieces(placement: list[int], pocket: tuple[int, ...], dialect: FenDialect) -> None:
     for khun, name in ((_WHITE_KHUN, "White"), (_BLACK_KHUN, "Black")):
-        n = placement.count(khun)
+        n = placement.count(khun) + pocket.count(khun)
         if n != 1:
             raise InvalidFenError(f"{name} must have exactly one Khun, found {n}")
+    if dialect.bia_on_last_rank:
+        return
     for sq in range(56, 64):
         if placement[sq] == _WHITE_BIA:
             raise InvalidFenError(f"a white Bia cannot stand on rank 8 (on {_name(sq)})")

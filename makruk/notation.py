@@ -51,8 +51,8 @@ _TO_THAI = str.maketrans("0123456789", THAI_DIGITS)
 # --- writing ----------------------------------------------------------------------------
 
 def san(board: Board, move: Move) -> str:
-    """Standard algebraic notation as Fairy-Stockfish writes it for Makruk."""
-    return _algebraic(board, move, SAN_LETTERS, FILE_NAMES, lambda rank: str(rank + 1), thai=False)
+    """Standard algebraic notation as Fairy-Stockfish writes it for the board's variant."""
+    return _algebraic(board, move, board.san_letters, FILE_NAMES, lambda rank: str(rank + 1), thai=False)
 
 
 def thai_san(board: Board, move: Move) -> str:
@@ -78,15 +78,22 @@ def _algebraic(
     *,
     thai: bool,
 ) -> str:
+    dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
+    if move.drop:  # Sittuyin's deployment, as Fairy-Stockfish writes it: K@e2
+        return f"{move.drop}@{dest}" + _check_suffix(board, move)
     piece = board.piece_at(move.from_square)
     if piece is None:
         raise IllegalMoveError(f"no piece on {SQUARE_NAMES[move.from_square]}", code="no_piece")
-    capture = board.piece_at(move.to_square) is not None
-    dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
+    capture = board.piece_at(move.to_square) is not None and move.to_square != move.from_square
     if piece.kind == PieceType.BIA:
         text = (files[move.from_square & 7] + "x" + dest) if capture else dest
+        if move.promotion == "f":  # Sittuyin's promotion in place (d5=F) or by a step (d5c6=F)
+            origin = files[move.from_square & 7] + rank_name(move.from_square >> 3)
+            text = dest if move.from_square == move.to_square else origin + dest
         if move.promotion:
-            text += "=M"
+            kind = board.promotion_kinds[move.promotion]
+            text += "=" + (THAI_LETTERS[kind] if thai and kind != PieceType.BIA_NGAI else "M" if thai else
+                           board.san_letters[kind])
     else:
         text = letters[piece.kind] + _disambiguation(board, move, files, rank_name)
         if thai:
@@ -100,13 +107,15 @@ def _algebraic(
 def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[int], str]) -> str:
     # Rivals are pieces with the same SAN letter, in Thai too: Fairy-Stockfish's Bia Ngai is a
     # Met, so it disambiguates ม็ and ง against each other although their Thai letters differ.
-    letter = SAN_LETTERS[_kind(board, move.from_square)]
+    letters = board.san_letters
+    letter = letters[_kind(board, move.from_square)]
     rivals = [
         m.from_square
         for m in board.legal_moves()
         if m.to_square == move.to_square
         and m.from_square != move.from_square
-        and SAN_LETTERS[_kind(board, m.from_square)] == letter
+        and not m.drop
+        and letters[_kind(board, m.from_square)] == letter
     ]
     if not rivals:
         return ""
@@ -186,12 +195,35 @@ def parse_move(board: Board, text: str) -> Move:
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidMoveError(f"not a move: text of {len(text)} characters")
     cleaned = _clean(text)
+    if board.variant != "makruk":  # the variant's own letters and moves (ASEAN's Bc2 and a8=Q, R@a1)
+        written = _by_written_form(board, cleaned)
+        if written is not None:
+            return written
     patterns = _read_coordinates(cleaned) or _read_san(cleaned) or _read_thai(cleaned)
     # From a square to itself is no move (it would pass for the null move, "0000").
     patterns = [p for p in patterns if _from_square(p) != p.to_square]
     if not patterns:
         raise InvalidMoveError(f"not a move: {text!r}")
     return _resolve(board, text, patterns)
+
+
+def _by_written_form(board: Board, text: str) -> Move | None:
+    """The one legal move whose UCI, SAN or Thai SAN is ``text`` (as written, else ignoring case)."""
+    spaced = text.replace(" ", "")
+    forms: dict[str, list[Move]] = {}
+    for move in board.legal_moves():
+        for form in (move.uci(), san(board, move), thai_san(board, move)):
+            forms.setdefault(form.rstrip("+#"), []).append(move)
+    found = forms.get(spaced)
+    if found is None:
+        folded = [m for form, moves in forms.items() if form.casefold() == spaced.casefold() for m in moves]
+        found = folded if folded else None
+    if found is None:
+        return None
+    unique = list(dict.fromkeys(found))
+    if len(unique) > 1:
+        raise AmbiguousMoveError(f"{text!r} could be any of {', '.join(san(board, m) for m in unique)}", unique)
+    return unique[0]
 
 
 def _clean(text: str) -> str:
@@ -314,7 +346,7 @@ def _matches(board: Board, move: Move, p: _Pattern) -> bool:
         return False
     if p.kinds is not None and _kind(board, move.from_square) not in p.kinds:
         return False
-    return p.promotion is None or move.promotion == p.promotion
+    return p.promotion is None or bool(move.promotion) == p.promotion
 
 
 def _resolve(board: Board, text: str, patterns: list[_Pattern]) -> Move:
@@ -346,7 +378,7 @@ def _explain(board: Board, text: str, patterns: list[_Pattern]) -> IllegalMoveEr
     if len(patterns) == 1:
         frm = _from_square(patterns[0])
         if frm is not None:  # a move written with both squares
-            return board.why_illegal(Move(frm, patterns[0].to_square, bool(patterns[0].promotion)))
+            return board.why_illegal(Move(frm, patterns[0].to_square, "m" if patterns[0].promotion else ""))
     # A Rua move that is blocked, or a move onto an own piece, is not even pseudo-legal: look
     # at how the pieces move on an empty board, so that "Ra4" says the way is blocked.
     near = _select(board, board._pseudo_legal_all(), patterns) or _select(board, _by_movement(board), patterns)

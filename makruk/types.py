@@ -9,6 +9,7 @@ Piece(kind=<PieceType.BIA_NGAI: 2>, color=True)
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 from .errors import InvalidMoveError
@@ -120,23 +121,34 @@ _PIECES_BY_CODE = {
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move from one square to another; ``promotion`` turns a Bia into a Bia Ngai.
+    """A move from one square to another, as Fairy-Stockfish writes it in UCI.
+
+    ``promotion`` is the lower-case letter of what a Bia becomes (``"m"``: Makruk's Bia Ngai;
+    ``"q" "r" "n" "b"`` in ASEAN; ``"f"``, Sittuyin's Sit-ke, which may promote in place, so
+    ``from_square == to_square``). ``drop`` is the upper-case letter of a piece placed from the
+    hand (Sittuyin's deployment), on ``to_square`` (``from_square`` is the same square). The
+    letters are the variant's own (ASEAN's Met is ``q``); the board knows what they stand for.
 
     The null move ``Move(0, 0)`` is falsy.
+
+    >>> Move.from_uci("a7a8q").promotion, Move.from_uci("R@a1").drop, Move.from_uci("f5f5f").uci()
+    ('q', 'R', 'f5f5f')
     """
 
     from_square: Square
     to_square: Square
-    promotion: bool = False
+    promotion: str = ""
+    drop: str = ""
 
     def uci(self) -> str:
+        if self.drop:
+            return f"{self.drop}@{SQUARE_NAMES[self.to_square]}"
         if not self:
             return "0000"
-        text = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
-        return text + "m" if self.promotion else text
+        return SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square] + self.promotion
 
     def __bool__(self) -> bool:
-        return self.from_square != self.to_square
+        return self.from_square != self.to_square or bool(self.promotion or self.drop)
 
     def __str__(self) -> str:
         return self.uci()
@@ -146,20 +158,33 @@ class Move:
 
     @classmethod
     def from_uci(cls, text: str) -> Move:
-        """Reads ``e3e4`` or ``d5c6m`` (strict; the notation module reads the looser forms)."""
+        """Reads ``e3e4``, ``d5c6m``, ``a7a8q``, ``f5f5f`` or ``R@a1`` (strict; the notation module
+        reads the looser forms)."""
         move = _MOVES_BY_UCI.get(text) if isinstance(text, str) else None
         if move is not None:
             return move
         if text == "0000":
             return cls(0, 0)
-        raise InvalidMoveError(f"not a UCI move: {text!r}")
+        found = _UCI.fullmatch(text) if isinstance(text, str) else None
+        if found is None:
+            raise InvalidMoveError(f"not a UCI move: {text!r}")
+        letter, drop_to, frm, to, promotion = found.groups()
+        if letter:
+            sq = SQUARE_NAMES.index(drop_to)
+            return cls(sq, sq, drop=letter)
+        move = cls(SQUARE_NAMES.index(frm), SQUARE_NAMES.index(to), promotion or "")
+        if not move:
+            raise InvalidMoveError(f"not a UCI move: {text!r}")
+        return move
 
 
-# Every move value exists once: move generation hands out these shared objects.
+_UCI = re.compile(r"(?:([KFRSNMQBP])@([a-h][1-8]))|(?:([a-h][1-8])([a-h][1-8])([mqrnbfs]?))")
+
+# Every Makruk move value exists once: move generation hands out these shared objects.
 MOVES: list[list[tuple[Move, Move]]] = [
-    [(Move(f, t, False), Move(f, t, True)) for t in range(64)] for f in range(64)
+    [(Move(f, t), Move(f, t, "m")) for t in range(64)] for f in range(64)
 ]
-# Every UCI move, so that reading one (stored games are read back move by move) is a lookup.
+# Every Makruk UCI move, so that reading one (stored games are read back move by move) is a lookup.
 _MOVES_BY_UCI = {
     SQUARE_NAMES[frm] + SQUARE_NAMES[to] + suffix: MOVES[frm][to][promotion]
     for frm in range(64)

@@ -146,7 +146,7 @@ def _pick(rng: random.Random, board: Board, moves: list[Move]) -> Move:
             score = 1000.0 if board.is_check() else -1000.0
         else:
             loss = max(_value(board, m.to_square) for m in answers)
-            score = gain - loss + 0.5 * move.promotion + 0.1 * board.is_check() - 0.01 * len(answers)
+            score = gain - loss + 0.5 * bool(move.promotion) + 0.1 * board.is_check() - 0.01 * len(answers)
         board.pop()
         scored.append((score + rng.random() * 0.005, move))
     return max(scored, key=lambda pair: pair[0])[1]

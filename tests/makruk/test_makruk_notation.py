@@ -105,7 +105,7 @@ def test_every_legal_move_round_trips_through_san_thai_and_uci():
                 assert thai[0] in "ขคง" and len(error.candidates) == 2 and move in error.candidates, thai
                 thai_collisions += 1
             moves_seen += 1
-            promotions += move.promotion
+            promotions += bool(move.promotion)
             captures += "x" in san
             checks += san.endswith(("+", "#"))
     assert moves_seen > 50000 and promotions > 50 and captures > 1000 and checks > 300
@@ -251,6 +251,10 @@ def test_the_errors_are_value_errors_with_a_message_naming_the_input():
 def test_move_from_uci_is_strict():
     assert Move.from_uci("e3e4") == Move(20, 28) and Move.from_uci("d5c6m").promotion
     assert not Move.from_uci("0000")
-    for text in ("e3-e4", "E3E4", "e3e4q", "e3e4M", "e3e", "e3e3", "i1a1"):
+    # The letters of the whole family read (ASEAN's a7a8q, Sittuyin's R@a1 and f5f5f); the
+    # board says whether its variant has them.
+    assert Move.from_uci("e3e4q").promotion == "q" and Move.from_uci("R@a1").drop == "R"
+    assert Move.from_uci("f5f5f") and Move.from_uci("f5f5f").uci() == "f5f5f"
+    for text in ("e3-e4", "E3E4", "e3e4x", "e3e4M", "e3e", "e3e3", "i1a1", "r@a1", "R@a9", "R@"):
         with pytest.raises(InvalidMoveError):
             Move.from_uci(text)

@@ -24,7 +24,7 @@ STARTS = [
 def _candidates(board: Board) -> list[Move]:
     """Every move a piece of the side to move could be asked to make, promotion or not."""
     own = [sq for sq, piece in board.piece_map().items() if piece.color == board.turn]
-    return [Move(frm, to, promo) for frm in own for to in range(64) if to != frm for promo in (False, True)]
+    return [Move(frm, to, promo) for frm in own for to in range(64) if to != frm for promo in ("", "m")]
 
 
 @pytest.mark.parametrize("promotion", ["forced", "optional"])
