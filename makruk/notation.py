@@ -79,8 +79,9 @@ def _algebraic(
     thai: bool,
 ) -> str:
     dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
-    if move.drop:  # Sittuyin's deployment, as Fairy-Stockfish writes it: K@e2
-        return f"{move.drop}@{dest}" + _check_suffix(board, move)
+    if move.drop:  # Sittuyin's deployment, as Fairy-Stockfish writes it: K@e2, ร@ก๑
+        letter = THAI_LETTERS[_DROPPED[move.drop]] if thai else move.drop
+        return f"{letter}@{dest}" + _check_suffix(board, move)
     piece = board.piece_at(move.from_square)
     if piece is None:
         raise IllegalMoveError(f"no piece on {SQUARE_NAMES[move.from_square]}", code="no_piece")
@@ -91,9 +92,8 @@ def _algebraic(
             origin = files[move.from_square & 7] + rank_name(move.from_square >> 3)
             text = dest if move.from_square == move.to_square else origin + dest
         if move.promotion:
-            kind = board.promotion_kinds[move.promotion]
-            text += "=" + (THAI_LETTERS[kind] if thai and kind != PieceType.BIA_NGAI else "M" if thai else
-                           board.san_letters[kind])
+            # Fairy-Stockfish writes the new piece's SAN letter in Thai too (=M, =F, =Q).
+            text += "=" + board.san_letters[board.promotion_kinds[move.promotion]]
     else:
         text = letters[piece.kind] + _disambiguation(board, move, files, rank_name)
         if thai:
@@ -102,6 +102,9 @@ def _algebraic(
             text += "x"
         text += dest
     return text + _check_suffix(board, move)
+
+
+_DROPPED = {"K": PieceType.KHUN, "F": PieceType.MET, "R": PieceType.RUA, "S": PieceType.KHON, "N": PieceType.MA}
 
 
 def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[int], str]) -> str:

@@ -24,7 +24,7 @@ from ..counting import CountKind
 from ..fen import FenFields, make_dialect
 from ..types import BLACK_OFFSET, Move, PieceType
 
-_KHUN, _MET, _RUA = PieceType.KHUN, PieceType.MET, PieceType.RUA
+_KHUN, _MET, _NGAI, _RUA = PieceType.KHUN, PieceType.MET, PieceType.BIA_NGAI, PieceType.RUA
 DIALECT = make_dialect({kind: kind.letter for kind in PieceType}, flags="DEde")
 _FLAG_SQUARES = {"D": 3, "E": 4, "d": 59, "e": 60}
 _FLAG_OF = {sq: flag for flag, sq in _FLAG_SQUARES.items()}
@@ -42,8 +42,10 @@ class CambodianBoard(Board):
     def _set_up(self, fields: FenFields) -> int:
         self._gates = 0
         self._gate_stack: list[int] = []
+        occupied = sum(1 << sq for sq, code in enumerate(fields.placement) if code)
         for flag in fields.flags.strip("-"):
             self._gates |= 1 << _FLAG_SQUARES[flag]
+        self._gates &= occupied  # as Fairy-Stockfish: a flag of an empty square is dropped
         return _gate_key(self._gates)
 
     def copy(self) -> CambodianBoard:
@@ -81,7 +83,7 @@ class CambodianBoard(Board):
                 for to in A.squares(A.MA[sq] & 0xFF << (8 * next_rank) & ~occupied):
                     if not self.attackers_mask(not us, to, occupied ^ (1 << sq)):
                         leaps.append(Move(sq, to))
-            elif kind == _MET:
+            elif kind in (_MET, _NGAI):  # whatever moves as a Met on the flagged square
                 to = sq + (16 if us else -16)
                 if 0 <= to < 64 and not occupied >> to & 1:
                     # Nothing is captured: only a Rua's line through the squares can change.

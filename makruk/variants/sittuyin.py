@@ -26,7 +26,7 @@ import random
 from typing import ClassVar
 
 from .. import attacks as A
-from ..board import ZOBRIST, ZOBRIST_BLACK
+from ..board import ZOBRIST, ZOBRIST_BLACK, Outcome
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import FenFields, make_dialect, sort_pocket
 from ..notation import SAN_LETTERS
@@ -93,11 +93,13 @@ class SittuyinBoard(AutomaticCounting):
 
     def generate_moves(self) -> list[Move]:
         if self._holds(self.turn):
-            return self._drops()
+            drops = self._drops()
+            if drops:  # a side with pieces in hand drops one, if it can
+                return drops
         return super().generate_moves() + self._promotions()
 
     def generate_tactical_moves(self) -> list[Move]:
-        if self._holds(self.turn):
+        if self._holds(self.turn) and self._drops():
             return []
         if self.checkers_mask:  # Makruk's answer to check takes every move, promotions included
             return super().generate_tactical_moves()
@@ -174,6 +176,15 @@ class SittuyinBoard(AutomaticCounting):
                 "may not attack an enemy piece or give check", code="promotion_not_allowed",
             )
         return super().why_illegal(move)
+
+    def _draw(self) -> Outcome | None:
+        # When a side can do nothing but promote, the game is drawn (Fairy-Stockfish: a draw to claim).
+        drawn = super()._draw()
+        if drawn is None and not self._holds(self.turn):
+            legal = self.legal_moves()
+            if legal and all(m.promotion for m in legal):
+                return Outcome("1/2-1/2", "stalemate")
+        return drawn
 
     def _checks_after(self, code: int, frm: Square, to: Square) -> int:
         if self.king(self.turn) < 0:
