@@ -59,6 +59,7 @@ class BoardView:
     caption: str | None = None
     selected: str | None = None  # tap-to-move: the chosen piece's square ...
     targets: tuple[str, ...] = ()  # ... and where it may go
+    variant: str = "makruk"  # the member of the family the FEN is of (makruk.VARIANTS)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class GameView:
     black: str
     status: str = "active"
     to_move: str | None = None  # the platform's user id of the person to move (None: the engine, or not known)
+    variant: str = "makruk"
 
     def as_dict(self) -> dict[str, Any]:
         return {

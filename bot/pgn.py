@@ -1,10 +1,11 @@
-"""PGN export of a finished or running game, with the Makruk variant tag Fairy-Stockfish reads."""
+"""PGN export of a finished or running game, with the variant tag Fairy-Stockfish reads
+(``[Variant "cambodian"]``: its names for the family)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from makruk import STARTING_FEN, Board, Move, san
+from makruk import Board, Move, san, starting_fen
 from makruk.board import Promotion
 
 
@@ -18,6 +19,7 @@ def export_pgn(
     date: datetime,
     site: str = "Makruk bot",
     promotion: Promotion = "forced",
+    variant: str = "makruk",
 ) -> str:
     tags = [
         ("Event", "Casual game"),
@@ -26,11 +28,11 @@ def export_pgn(
         ("White", white),
         ("Black", black),
         ("Result", result or "*"),
-        ("Variant", "makruk"),
+        ("Variant", variant),
     ]
-    if start_fen != STARTING_FEN:
+    if start_fen != starting_fen(variant):
         tags += [("SetUp", "1"), ("FEN", start_fen)]
-    board = Board(start_fen, promotion=promotion, perpetual="draw")
+    board = Board(start_fen, variant=variant, promotion=promotion, perpetual="draw")
     tokens: list[str] = []
     for i, uci in enumerate(moves):
         move = Move.from_uci(uci)

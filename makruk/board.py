@@ -33,6 +33,7 @@ from .history import CountEvent
 from .types import (
     BLACK,
     BLACK_OFFSET,
+    DROP_KINDS,
     MOVES,
     SQUARE_NAMES,
     WHITE,
@@ -248,10 +249,21 @@ class Board:
         """Whether pieces are still to be placed from the hand (Sittuyin)."""
         return False
 
+    def standard_drop(self) -> Move | None:
+        """The drop a standard arrangement makes next for the side to move (Sittuyin); None elsewhere."""
+        return None
+
     @property
     def gates(self) -> Bitboard:
         """Squares whose piece still has its first-move leap (Ouk Chatrang's ``DEde``); 0 elsewhere."""
         return 0
+
+    def moving_kind(self, move: Move) -> PieceType | None:
+        """The kind of the piece ``move`` moves, or drops from the hand; None: no piece there."""
+        if move.drop:
+            return DROP_KINDS.get(move.drop)
+        piece = self.piece_at(move.from_square)
+        return piece.kind if piece is not None else None
 
     def promoted_kind(self, move: Move) -> PieceType | None:
         """What the Bia of a promoting move becomes (``None`` when the move does not promote)."""
@@ -895,6 +907,8 @@ class Board:
     def why_illegal(self, move: Move) -> IllegalMoveError:
         """The error explaining why ``move`` is not legal here."""
         uci = move.uci()
+        if move.drop:
+            return IllegalMoveError(f"{uci}: no such piece in hand, or it may not be placed there", code="bad_drop")
         piece = self.piece_at(move.from_square)
         where = SQUARE_NAMES[move.from_square]
         if piece is None:

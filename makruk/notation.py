@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import attacks as A
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from .types import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Move, PieceType, Square, piece_from_code
+from .types import DROP_KINDS, FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Move, PieceType, Square, piece_from_code
 
 if TYPE_CHECKING:  # the board calls this module (Board.san), so this module does not import it
     from .board import Board
@@ -80,7 +80,7 @@ def _algebraic(
 ) -> str:
     dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
     if move.drop:  # Sittuyin's deployment, as Fairy-Stockfish writes it: K@e2, ร@ก๑
-        letter = THAI_LETTERS[_DROPPED[move.drop]] if thai else move.drop
+        letter = THAI_LETTERS[DROP_KINDS[move.drop]] if thai else move.drop
         return f"{letter}@{dest}" + _check_suffix(board, move)
     piece = board.piece_at(move.from_square)
     if piece is None:
@@ -102,9 +102,6 @@ def _algebraic(
             text += "x"
         text += dest
     return text + _check_suffix(board, move)
-
-
-_DROPPED = {"K": PieceType.KHUN, "F": PieceType.MET, "R": PieceType.RUA, "S": PieceType.KHON, "N": PieceType.MA}
 
 
 def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[int], str]) -> str:
@@ -198,6 +195,14 @@ def parse_move(board: Board, text: str) -> Move:
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidMoveError(f"not a move: text of {len(text)} characters")
     cleaned = _clean(text)
+    exact = _read_drop(cleaned) or _read_uci(cleaned)
+    if exact is not None:
+        if board.is_legal(exact):
+            return exact
+        # Only these forms say exactly what they mean (a drop, a Bia promoting where it
+        # stands, another variant's promotion letter): the patterns below cannot read them.
+        if exact.drop or exact.from_square == exact.to_square or exact.promotion not in ("", "m"):
+            raise board.why_illegal(exact)
     if board.variant != "makruk":  # the variant's own letters and moves (ASEAN's Bc2 and a8=Q, R@a1)
         written = _by_written_form(board, cleaned)
         if written is not None:
@@ -210,13 +215,37 @@ def parse_move(board: Board, text: str) -> Move:
     return _resolve(board, text, patterns)
 
 
+_THAI_DROPS = {"ข": "K", "ม็": "F", "ร": "R", "ค": "S", "ม": "N"}
+_DROP = re.compile(rf"([KFRSNkfrsn]|ม็|[ขรคม])\s*@\s*([a-hA-H{THAI_FILES}][1-8])")
+
+
+def _read_uci(text: str) -> Move | None:
+    try:
+        move = Move.from_uci(text)
+    except InvalidMoveError:
+        return None
+    return move if move else None
+
+
+def _read_drop(text: str) -> Move | None:
+    """A drop from the hand written ``R@a1`` or ``ร@ก1`` (Sittuyin's deployment)."""
+    m = _DROP.fullmatch(text)
+    if m is None:
+        return None
+    letter, where = m.groups()
+    sq = read_square(where)
+    if sq is None:
+        return None
+    return Move(sq, sq, drop=_THAI_DROPS.get(letter, letter.upper()))
+
+
 def _by_written_form(board: Board, text: str) -> Move | None:
     """The one legal move whose UCI, SAN or Thai SAN is ``text`` (as written, else ignoring case)."""
     spaced = text.replace(" ", "")
     forms: dict[str, list[Move]] = {}
     for move in board.legal_moves():
         for form in (move.uci(), san(board, move), thai_san(board, move)):
-            forms.setdefault(form.rstrip("+#"), []).append(move)
+            forms.setdefault(to_arabic_digits(form.rstrip("+#")), []).append(move)
     found = forms.get(spaced)
     if found is None:
         folded = [m for form, moves in forms.items() if form.casefold() == spaced.casefold() for m in moves]

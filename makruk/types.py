@@ -119,6 +119,11 @@ _PIECES_BY_CODE = {
 }
 
 
+# The letters of pieces dropped from the hand (Sittuyin's deployment, ``R@a1``): F is the
+# Sit-ke (a Met), S the Elephant (a Khon).
+DROP_KINDS = {"K": PieceType.KHUN, "F": PieceType.MET, "R": PieceType.RUA, "S": PieceType.KHON, "N": PieceType.MA}
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move from one square to another, as Fairy-Stockfish writes it in UCI.

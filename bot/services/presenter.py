@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from makruk import SQUARE_NAMES, Board, Move
+from makruk.types import DROP_KINDS
 from storage.records import ChannelSettings, Color, Game, Player
 
 from ..i18n import Catalog
@@ -16,7 +17,7 @@ from .notation import move_text
 log = logging.getLogger(__name__)
 
 HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", "draw", "count", "stopcount",
-                 "undo", "history", "export", "lang", "rating", "top", "help")
+                 "undo", "setup", "history", "export", "lang", "rating", "top", "help")
 # Shown in help after the game's commands; the Discord door has slash commands for these too.
 MORE_HELP = ("hint", "review", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe", "notices")
 IMAGE_SIZE = 800
@@ -84,7 +85,10 @@ class Presenter:
                               time=self.duration(language, game.move_seconds))
         actions = (Action("accept", self.t(language, "action.accept")),
                    Action("decline", self.t(language, "action.decline")))
-        view = GameView(game.id, game.start_fen, "w", 0, None, None, names["w"], names["b"], status="challenge")
+        if game.variant != "makruk":
+            text += "\n" + self.t(language, "challenge.variant", variant=self.t(language, f"variant.{game.variant}"))
+        view = GameView(game.id, game.start_fen, "w", 0, None, None, names["w"], names["b"], status="challenge",
+                        variant=game.variant)
         return Reply(kind="challenge", text=text, language=language, actions=actions, game=view)
 
     # --- game replies -----------------------------------------------------------------
@@ -106,7 +110,7 @@ class Presenter:
             lines.append(self._event_text(language, event, game, board, names, actor))
         lines.append(self._status(language, game, board, names))
         view = GameView(game.id, board.fen(), to_move, board.ply, game.result, game.reason, names["w"], names["b"],
-                        status=game.status)
+                        status=game.status, variant=game.variant)
         board_view = BoardView(
             fen=board.fen(),
             flip=self._orientation(game, board, settings) != flip,
@@ -115,6 +119,7 @@ class Presenter:
             selected=SQUARE_NAMES[selected] if selected is not None else None,
             targets=tuple(SQUARE_NAMES[m.to_square] for m in board.legal_moves() if m.from_square == selected)
             if selected is not None else (),
+            variant=game.variant,
         )
         return Reply(
             kind="game" if game.status == "active" else "game_over",
@@ -150,7 +155,15 @@ class Presenter:
             return self.t(language, result, white=names["w"], black=names["b"]) + " " + \
                 self.t(language, f"reason.{game.reason}")
         to_move = "w" if board.turn else "b"
-        parts = [self.t(language, "game.to_move", name=names[to_move], colour=self.t(language, f"colour.{to_move}"))]
+        parts = []
+        if game.variant != "makruk":  # the header names any other member of the family
+            parts.append(self.t(language, "game.variant", variant=self.t(language, f"variant.{game.variant}")))
+        colour = self.t(language, f"colour.{to_move}")
+        parts.append(self.t(language, "game.to_move", name=names[to_move], colour=colour))
+        if board.in_deployment():
+            parts.append(self.t(language, "game.in_hand", white=_hand(board, True), black=_hand(board, False)))
+            if board.pocket(board.turn):
+                parts.append(self.t(language, "game.deploy"))
         if board.is_check():
             parts.append(self.t(language, "game.check"))
         if board.count is not None:
@@ -173,6 +186,8 @@ class Presenter:
 
     def _actions(self, language: str, game: Game, board: Board) -> tuple[Action, ...]:
         actions = [Action("board", self.t(language, "action.board"))]
+        if board.pocket(board.turn):
+            actions.append(Action("setup auto", self.t(language, "action.setup")))
         if board.can_declare_count():
             actions.append(Action("count", self.t(language, "action.count")))
         if board.can_stop_count():
@@ -202,3 +217,10 @@ class Presenter:
 
 def board_targets(board: Board, square: int | None) -> set[int]:
     return {m.to_square for m in board.legal_moves() if m.from_square == square}
+
+
+def _hand(board: Board, color: bool) -> str:
+    """The pieces ``color`` holds, by the letters drops are written with: ``K F R×2 S×2 N×2``."""
+    letters = {kind: letter for letter, kind in DROP_KINDS.items()}
+    held = [letters[kind] + (f"×{n}" if n > 1 else "") for kind, n in board.pocket(color).items()]
+    return " ".join(held) or "-"

@@ -30,7 +30,7 @@ from ..board import ZOBRIST, ZOBRIST_BLACK, Outcome
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import FenFields, make_dialect, sort_pocket
 from ..notation import SAN_LETTERS
-from ..types import BLACK_OFFSET, WHITE, Color, Move, PieceType, Square, parse_square
+from ..types import BLACK_OFFSET, DROP_KINDS, WHITE, Color, Move, PieceType, Square, parse_square
 from ._counting import AutomaticCounting
 
 _BIA, _MET, _RUA, _KHUN = PieceType.BIA, PieceType.MET, PieceType.RUA, PieceType.KHUN
@@ -39,8 +39,7 @@ DIALECT = make_dialect(
      PieceType.KHUN: "k"},
     pocket=True, bia_on_last_rank=True,
 )
-DROP_LETTERS = {PieceType.KHUN: "K", PieceType.MET: "F", PieceType.KHON: "S", PieceType.MA: "N", PieceType.RUA: "R"}
-_DROP_KINDS = {letter: kind for kind, letter in DROP_LETTERS.items()}
+DROP_LETTERS = {kind: letter for letter, kind in DROP_KINDS.items()}
 # Where each side deploys: its first three ranks; a Rua only on the back rank.
 _CAMP = {WHITE: 0xFFFFFF, not WHITE: 0xFFFFFF << 40}
 _BACK_RANK = {WHITE: A.RANK_1, not WHITE: A.RANK_8}
@@ -199,7 +198,7 @@ class SittuyinBoard(AutomaticCounting):
             return
         us = self.turn
         to = move.to_square
-        code = _DROP_KINDS[move.drop] + (0 if us else BLACK_OFFSET)
+        code = DROP_KINDS[move.drop] + (0 if us else BLACK_OFFSET)
         self._stack.append((0, self.halfmove_clock, self.count, self._key, self.checkers_mask, self._window))
         self.move_stack.append(move)
         hand = self._hand

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from makruk import Board
+from makruk import starting_fen
 from storage import ChannelBusy
 from storage.records import Color, Game, GameChanges, NewGame, Player, Seat
 
@@ -47,7 +47,8 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         community=ctx.msg.community or ctx.msg.channel,
         white=mine if color == "w" else theirs,
         black=theirs if color == "w" else mine,
-        start_fen=Board.starting_fen,
+        variant=options.variant or "makruk",
+        start_fen=starting_fen(options.variant or "makruk"),
         promotion=options.promotion or ctx.settings.promotion or "forced",
         perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
         move_seconds=_move_seconds(table, ctx, options),
@@ -71,7 +72,8 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
         community=ctx.msg.community or ctx.msg.channel,
         white=Seat.human(me.id) if color == "w" else Seat.engine(level),
         black=Seat.engine(level) if color == "w" else Seat.human(me.id),
-        start_fen=Board.starting_fen,
+        variant=options.variant or "makruk",
+        start_fen=starting_fen(options.variant or "makruk"),
         promotion=options.promotion or ctx.settings.promotion or "forced",
         perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
         move_seconds=seconds,

@@ -18,6 +18,7 @@ from ...pgn import export_pgn
 from ..errors import Refusal
 from ..notation import move_text
 from .counting import declare
+from .deployment import auto_drop
 from .ratings import rating_updates
 from .registry import CommandGroup
 from .table import Notify, other, side_to_move
@@ -128,7 +129,16 @@ async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, 
     due = table.clock.now() + timedelta(seconds=INLINE_GRACE_SECONDS) if inline else None
     notify = Notify("bot_move", due)
     try:
-        while (level := engine_to_move(game, board)) is not None:
+        while True:
+            placed = auto_drop(game, board)  # Sittuyin: a side that said "setup auto"
+            if placed is not None:
+                game, board, more = await apply_move(table, ctx, game, board, placed, side_to_move(board),
+                                                     notify=notify)
+                replies += more
+                continue
+            level = engine_to_move(game, board)
+            if level is None:
+                break
             color = side_to_move(board)
             if board.can_declare_count() and await table.engine.wants_count(table.position(game)):
                 game, board, declared = await declare(table, ctx, game, board, notify=notify)
@@ -183,7 +193,7 @@ async def history(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
         if word not in ("thai", "san"):
             raise Refusal("bad_option", option=args[0][:20])
         language = "th" if word == "thai" else "en"
-    board = Board(game.start_fen, promotion=game.promotion, perpetual=game.perpetual)
+    board = Board(game.start_fen, variant=game.variant, promotion=game.promotion, perpetual=game.perpetual)
     parts = []
     for i, record in enumerate(game.moves):
         played = Move.from_uci(record.uci)
@@ -201,7 +211,7 @@ async def export(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
     names = table.names(game, await table.players_of(game))
     pgn = export_pgn(
         start_fen=game.start_fen, moves=[m.uci for m in game.moves], white=names["w"], black=names["b"],
-        result=game.result, date=game.created, promotion=game.promotion,
+        result=game.result, date=game.created, promotion=game.promotion, variant=game.variant,
     )
     return [Reply(kind="export", text=pgn, language=ctx.language)]
 

@@ -11,6 +11,7 @@ from storage.records import Color, Game, GameChanges
 
 from ...messages import Reply
 from ..errors import Refusal
+from .deployment import events_kept
 from .registry import CommandGroup
 from .table import other, side_to_move
 from .timing import turn_times
@@ -104,7 +105,7 @@ async def _take_back(table: Table, ctx: Context, game: Game, board: Board, reque
     deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
     game = await table.storage.undo_moves(
         game.id, game.version, n,
-        GameChanges(takeback_offer=None, draw_offer=None, counting=CountEvent.dump_all(events),
+        GameChanges(takeback_offer=None, draw_offer=None, counting=events_kept(game, events),
                     deadline=deadline, remind_at=remind_at, reminded=False),
     )
     board = table.board(game)

@@ -1,5 +1,6 @@
-"""The options of ``new``: an opponent, the bot and its level, a colour, the promotion and
-perpetual-check rules, a time per move, rated or casual; and times such as ``2h`` or ``3วัน``.
+"""The options of ``new``: an opponent, the bot and its level, a colour, the variant (makpong,
+ouk, asean, sittuyin), the promotion and perpetual-check rules, a time per move, rated or
+casual; and times such as ``2h`` or ``3วัน``.
 
 >>> parse_time("2h"), parse_time("3วัน"), parse_time("90分")
 (7200, 259200, 5400)
@@ -16,6 +17,7 @@ from storage.records import Perpetual, Promotion
 from ...i18n import Catalog
 from ...messages import Incoming, User
 from ..errors import Refusal
+from .variants import variant_named
 
 ENGINE_LEVELS = range(1, 9)
 MIN_MOVE_SECONDS = 60
@@ -37,6 +39,7 @@ class ChallengeOptions:
     perpetual: Perpetual | None = None
     move_seconds: int | None = None
     rated: bool = True
+    variant: str | None = None  # makruk.VARIANTS; None: Makruk
 
 
 def parse_challenge_options(catalog: Catalog, msg: Incoming, args: tuple[str, ...]) -> ChallengeOptions:
@@ -45,7 +48,12 @@ def parse_challenge_options(catalog: Catalog, msg: Incoming, args: tuple[str, ..
     mentions = list(msg.mentions)
     for token in args:
         word = catalog.word_for(token)
-        if token.startswith("@") and len(token) > 1:
+        variant = variant_named(catalog, token)
+        if variant is not None:
+            if options.variant not in (None, variant):
+                raise Refusal("bad_option", option=token[:20])
+            options.variant = variant
+        elif token.startswith("@") and len(token) > 1:
             if options.opponent is not None:
                 raise Refusal("bad_option", option=token)
             if mentions:

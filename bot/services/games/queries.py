@@ -81,9 +81,9 @@ def choices_of(table: Table, game: Game, board: Board) -> list[MoveChoice]:
     choices = []
     if not board.is_game_over():
         for m in board.legal_moves():
-            piece = board.piece_at(m.from_square)
-            assert piece is not None  # a legal move starts on a piece
+            kind = board.moving_kind(m)  # a drop's piece comes from the hand (Sittuyin's deployment)
+            assert kind is not None  # a legal move starts on a piece
             choices.append(MoveChoice(m.uci(), board.san(m), board.thai_san(m), m.from_square, m.to_square,
-                                      piece.kind.name.lower()))
+                                      kind.name.lower()))
     table.keep_choices(game, tuple(choices))
     return choices

@@ -8,7 +8,8 @@ process, a compare-and-set on the game's version across processes).
 Each command is answered by one module of this package, found through the registry below:
 challenges.py (new, accept, decline), moves.py (move, select, board, flip, history, export),
 offers.py (resign, draw, undo), counting.py, ratings.py (rating, top), advice.py (hint,
-review), channel.py (lang, help), puzzle_routes.py; clock.py runs the deadlines.
+review), channel.py (lang, help), deployment.py (setup: Sittuyin), puzzle_routes.py; clock.py
+runs the deadlines.
 """
 
 from __future__ import annotations
@@ -38,7 +39,19 @@ from ..errors import Refusal
 from ..outbox import Outbox, Send, new_notice
 from ..presenter import Presenter, Render
 from ..puzzles import PuzzleService
-from . import advice, challenges, channel, clock, counting, moves, offers, puzzle_routes, queries, ratings
+from . import (
+    advice,
+    challenges,
+    channel,
+    clock,
+    counting,
+    deployment,
+    moves,
+    offers,
+    puzzle_routes,
+    queries,
+    ratings,
+)
 from .context import Context
 from .queries import MoveChoice
 from .registry import Registry
@@ -48,7 +61,7 @@ log = logging.getLogger(__name__)
 
 COMMANDS = Registry(
     challenges.commands, moves.commands, offers.commands, counting.commands, ratings.commands,
-    advice.commands, channel.commands, puzzle_routes.commands,
+    advice.commands, channel.commands, puzzle_routes.commands, deployment.commands,
 )
 
 

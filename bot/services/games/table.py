@@ -88,7 +88,7 @@ class Table:
         if cached is not None and cached[0] == game.version:
             self._boards.move_to_end(game.id)
             return cached[1].copy()
-        board = Board(game.start_fen, promotion=game.promotion, perpetual=game.perpetual)
+        board = Board(game.start_fen, variant=game.variant, promotion=game.promotion, perpetual=game.perpetual)
         board.replay([m.uci for m in game.moves], CountEvent.load_all(game.counting), trusted=True)
         self.remember(game, board)
         return board.copy()
