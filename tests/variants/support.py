@@ -69,6 +69,12 @@ def fsf_ends_now(variant: str, fen: str, moves: Sequence[str] = ()) -> bool:
     return bool(pyffish.is_immediate_game_end(_variant(variant), fen, list(moves))[0])
 
 
+def fsf_insufficient(variant: str, fen: str, moves: Sequence[str] = ()) -> tuple[bool, bool]:
+    """Whether White and Black lack mating material, as pyffish sees it."""
+    white, black = pyffish.has_insufficient_material(_variant(variant), fen, list(moves))
+    return bool(white), bool(black)
+
+
 def fsf_result(variant: str, fen: str, moves: Sequence[str] = ()) -> int:
     """Only for a position without legal moves: -MATE checkmated, 0 stalemate (side to move's view)."""
     return int(pyffish.game_result(_variant(variant), fen, list(moves)))
