@@ -126,9 +126,17 @@ class Presenter:
             text="\n".join(line for line in lines if line),
             language=language,
             board=board_view,
-            actions=self._actions(language, game, board) if game.status == "active" else (),
+            actions=(self._drops_on(language, board, selected) + self._actions(language, game, board))
+            if game.status == "active" else (),
             game=view,
         )
+
+    def _drops_on(self, language: str, board: Board, selected: int | None) -> tuple[Action, ...]:
+        """Tap-to-move in Sittuyin's deployment: a tapped square offers each piece that may go there."""
+        if selected is None:
+            return ()
+        return tuple(Action(m.uci(), move_text(language, board, m))
+                     for m in board.legal_moves() if m.drop and m.to_square == selected)
 
     def _event_text(self, language, event, game, board, names, actor) -> str:
         if event == "game_started":
@@ -187,7 +195,7 @@ class Presenter:
     def _actions(self, language: str, game: Game, board: Board) -> tuple[Action, ...]:
         actions = [Action("board", self.t(language, "action.board"))]
         if board.pocket(board.turn):
-            actions.append(Action("setup auto", self.t(language, "action.setup")))
+            actions.append(Action("setup", self.t(language, "action.setup")))
         if board.can_declare_count():
             actions.append(Action("count", self.t(language, "action.count")))
         if board.can_stop_count():

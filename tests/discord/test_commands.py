@@ -65,7 +65,7 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
         for choice in entry.get("choices") or []:
             for locale in LOCALES:
                 assert 1 <= len(choice["name_localizations"].get(locale, "")) <= 100, (path, choice, locale)
-    assert seen == 3 + 26 + 16  # groups, commands, options
+    assert seen == 3 + 27 + 17  # groups, commands, options
 
 
 async def test_settings_need_manage_server_and_play_does_not(service, settings):

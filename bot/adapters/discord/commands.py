@@ -61,19 +61,21 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     @app_commands.rename(opponent=text("discord.opt.opponent"), level=text("discord.opt.bot"),
                          colour=text("discord.opt.colour"), promotion=text("discord.opt.promotion"),
                          perpetual=text("discord.opt.perpetual"), time=text("discord.opt.time"),
-                         rated=text("discord.opt.rated"))
+                         rated=text("discord.opt.rated"), variant=text("discord.opt.variant"))
     @app_commands.describe(opponent=text("discord.opt.opponent.about"), level=text("discord.opt.bot.about"),
                            colour=text("discord.opt.colour.about"), promotion=text("discord.opt.promotion.about"),
                            perpetual=text("discord.opt.perpetual.about"), time=text("discord.opt.time.about"),
-                           rated=text("discord.opt.rated.about"))
-    @app_commands.choices(colour=COLOURS, promotion=PROMOTIONS, perpetual=PERPETUALS, time=TIMES)
+                           rated=text("discord.opt.rated.about"), variant=text("discord.opt.variant.about"))
+    @app_commands.choices(colour=COLOURS, promotion=PROMOTIONS, perpetual=PERPETUALS, time=TIMES,
+                          variant=VARIANT_CHOICES)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   level: Range[int, 1, 8] | None = None, colour: Choice[str] | None = None,
                   promotion: Choice[str] | None = None, perpetual: Choice[str] | None = None,
-                  time: Choice[str] | None = None, rated: bool | None = None) -> None:
+                  time: Choice[str] | None = None, rated: bool | None = None,
+                  variant: Choice[str] | None = None) -> None:
         if opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id:
             opponent, level = None, level or 1  # challenging the bot itself means playing it
-        words = new_command(opponent, level, [o.value for o in (colour, promotion, perpetual) if o],
+        words = new_command(opponent, level, [o.value for o in (variant, colour, promotion, perpetual) if o],
                             time.value if time else None, rated)
         await self.bot.door.command(interaction, words, mentions=[opponent] if opponent else [],
                                     slow=level is not None)
@@ -98,6 +100,10 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     count = says("count")
     stopcount = says("stopcount")
     undo = says("undo")
+
+    @app_commands.command(name=text("discord.cmd.setup"), description=text("discord.cmd.setup.about"))
+    async def setup(self, interaction: discord.Interaction) -> None:
+        await self.bot.door.command(interaction, "setup")
 
     @app_commands.command(name=text("discord.cmd.history"), description=text("discord.cmd.history.about"))
     @app_commands.rename(notation=text("discord.opt.notation"))

@@ -115,6 +115,8 @@ class Renderer:
                 name = self.t(language, f"discord.piece.{piece}")
                 where = square_thai(square) if thai else SQUARE_NAMES[square]
                 notation = ", ".join(m.thai if language == "th" else m.san for m in moves)
+                if "@" in moves[0].uci:  # Sittuyin's deployment: a square to place a piece from the hand on
+                    return self.t(language, "discord.pick.drop", square=where), notation
                 return self.t(language, "discord.pick.option", piece=name, square=where), notation
 
             select = views.piece_select(choices, label, self.t(language, "discord.pick.placeholder"))

@@ -42,6 +42,7 @@ BUTTON_STYLES = {
     "stopcount": discord.ButtonStyle.primary,
     "draw": discord.ButtonStyle.secondary,
     "undo": discord.ButtonStyle.secondary,
+    "setup": discord.ButtonStyle.primary,
     "resign": discord.ButtonStyle.danger,
 }
 LOOK_COMMANDS = frozenset({"board", "flip"})  # answered to the presser only: no channel spam

@@ -134,6 +134,8 @@ class Composer:
         selected = parse_square(square)
         moves: dict[int, str] = {}
         for choice in choices:
+            if "@" in choice.uci:
+                continue  # a drop on the tapped square is offered as a quick reply, one per piece
             if choice.from_square == selected and (choice.to_square not in moves or choice.uci.endswith("m")):
                 moves[choice.to_square] = choice.uci  # with optional promotion, a tap promotes
         areas = sorted(moves.items())

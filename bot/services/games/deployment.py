@@ -1,4 +1,4 @@
-"""Sittuyin's deployment in chat: ``setup auto`` lets the bot place a side's pieces.
+"""Sittuyin's deployment in chat: ``setup auto`` (or ``setup``) lets the bot place a side's pieces.
 
 While pieces are in hand, a side's moves are drops (``R@a1``, or the Thai ``ร@ก1``, typed or
 tapped). A player who would rather not place them says ``setup auto``: the bot then drops that
@@ -33,7 +33,7 @@ async def setup(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply
     game, board = ctx.require_active()
     if not board.in_deployment():
         raise Refusal("no_deployment")
-    if len(args) != 1 or table.catalog.word_for(args[0]) != "auto":
+    if len(args) > 1 or (args and table.catalog.word_for(args[0]) != "auto"):  # "setup" alone means auto
         raise Refusal("bad_option", option=" ".join(args)[:20] or "-")
     color = await table.my_color(ctx, game)
     if color in auto_sides(game):
