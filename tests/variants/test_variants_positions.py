@@ -69,6 +69,7 @@ def test_asean_start_khuns_on_e1_and_e8():
         pytest.param("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", [], ["e1d2", "e1e2", "e1f2"], id="distant-rua-mates"),
         pytest.param("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", ["e1e2"], ["e1d1", "e1e2", "e1f1"], id="take-the-rua"),
         pytest.param("4k3/8/8/8/8/8/4r3/4K2r w - - 0 1", [], ["e1e2"], id="two-ruas-check-no-capture"),
+        pytest.param("4k3/8/8/8/8/3m4/4r3/4K3 w - - 0 1", [], ["e1d1", "e1f1"], id="protected-checker-mates"),
         pytest.param("4k3/8/8/8/8/8/1R6/r3K3 w - - 0 1", ["b2b1"], ["b2b1", "e1d2", "e1e2", "e1f2"], id="block"),
         pytest.param("4k3/8/8/8/8/8/R7/r3K3 w - - 0 1", ["a2a1"], ["a2a1", "e1d2", "e1e2", "e1f2"], id="other-takes"),
         pytest.param("4k3/8/8/8/8/3n4/4r3/4K3 w - - 0 1", [], ["e1d1", "e1e2", "e1f1"], id="double-check"),
