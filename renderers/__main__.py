@@ -2,9 +2,10 @@
 
     python -m renderers FEN --out board.png [--flip] [--last UCI] [--coords thai] [--size N]
     python -m renderers FEN --gif e3e4 e6e5 ... --out game.gif
+    python -m renderers startpos --variant sittuyin --out deployment.png
 
-``FEN`` may be ``startpos``. ``--out -`` writes to standard output. Bad input exits with
-status 2 and one line on standard error.
+``FEN`` may be ``startpos`` (the variant's start position). ``--out -`` writes to standard
+output. Bad input exits with status 2 and one line on standard error.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from makruk import STARTING_FEN
+from makruk import VARIANTS, starting_fen
 
 from .animation import render_gif
 from .board import render_board, render_preview
@@ -27,7 +28,7 @@ EXIT_BAD_INPUT = 2
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    fen = STARTING_FEN if args.fen == "startpos" else args.fen
+    fen = starting_fen(args.variant) if args.fen == "startpos" else args.fen
     try:
         data = _render(args, fen)
     except ValueError as error:  # every input error of makruk and renderers is a ValueError
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _render(args: argparse.Namespace, fen: str) -> bytes:
-    common = {"coords": args.coords, "theme": args.theme}
+    common = {"variant": args.variant, "coords": args.coords, "theme": args.theme}
     if args.gif is not None:
         moves = [m for chunk in args.gif for m in chunk.replace(",", " ").split()]
         return render_gif(fen, moves, size=args.size or 480, flip=args.flip, **common)
@@ -62,9 +63,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m renderers", description="Draw a Makruk board as PNG, or a game as GIF.")
+    parser = _Parser(prog="python -m renderers",
+                     description="Draw a board of the Makruk family as PNG, or a game as GIF.")
     parser.add_argument("fen", help="position in FEN, or 'startpos'")
     parser.add_argument("--out", required=True, help="output file, '-' for standard output")
+    parser.add_argument("--variant", metavar="NAME", choices=VARIANTS, default="makruk",
+                        help=f"the variant the FEN is read as: {', '.join(VARIANTS)} (default makruk)")
     parser.add_argument("--size", type=int, help="width in pixels (board 800, preview 240, GIF 480)")
     parser.add_argument("--flip", action="store_true", help="show the board from Black's side")
     parser.add_argument("--last", metavar="UCI", help="last move to highlight, e.g. e3e4")

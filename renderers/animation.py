@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
+from dataclasses import replace
 
 from PIL import Image
 
@@ -11,7 +12,7 @@ from makruk import Board, IllegalMoveError, Move
 
 from .compose import Style, compose
 from .palette import to_palette
-from .scene import Scene, check_coords, check_square, pieces_of
+from .scene import Scene, check_coords, position_scene, read_board
 from .theme import DEFAULT_THEME, Theme, get_theme
 
 
@@ -19,6 +20,7 @@ def render_gif(
     start_fen: str | Board,
     uci_moves: Iterable[str | Move],
     *,
+    variant: str | None = None,
     size: int = 480,
     flip: bool = False,
     coords: str = "latin",
@@ -30,16 +32,19 @@ def render_gif(
 
     Every move is checked against the legal moves first; raises ``makruk.InvalidMoveError``
     for unreadable text and ``makruk.IllegalMoveError`` for an illegal move (both ValueError).
+    A FEN is read as ``variant`` (None: Makruk), a Board as its own.
     """
     style = Style(size, get_theme(theme), check_coords(coords), bool(flip))
-    board = Board(start_fen) if isinstance(start_fen, str) else start_fen.copy()
-    scenes = [Scene(pieces_of(board), check_square(board))]
+    board = read_board(start_fen, variant).copy()
+    scenes = [position_scene(board)]
     for text in uci_moves:
         move = Move.from_uci(text.strip()) if isinstance(text, str) else text
         if move not in board.legal_moves():
             raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()}")
         board.push(move)
-        scenes.append(Scene(pieces_of(board), check_square(board), (move.from_square, move.to_square)))
+        scenes.append(replace(position_scene(board), last_move=(move.from_square, move.to_square)))
+    if any(scene.hands is not None for scene in scenes):  # every frame of a GIF has one size
+        scenes = [scene if scene.hands is not None else replace(scene, hands=((), ())) for scene in scenes]
     frames = _frames(scenes, style)
     durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
     buffer = io.BytesIO()

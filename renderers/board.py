@@ -20,6 +20,7 @@ PREVIEW_SIZE = 240
 def render_board(
     fen: str | Board,
     *,
+    variant: str | None = None,
     size: int = 800,
     flip: bool = False,
     last_move: str | Move | None = None,
@@ -37,9 +38,15 @@ def render_board(
     hints; ``coords`` is ``"latin"``, ``"thai"`` or ``"none"``. A ``caption`` (lines split
     by ``\\n``) adds a band below the board, which keeps the squares where ``square_box``
     puts them. Raises ValueError (from makruk or RenderError) on bad input.
+
+    A FEN is read as ``variant`` (``makruk.VARIANTS``; None: Makruk), a Board as its own. Ouk
+    Chatrang's Khun and Neang that may still leap carry a small hopping arrow, Sittuyin's Bia
+    that may promote the Sit-ke it may become; during Sittuyin's deployment the picture is
+    ``geometry.hand_width(size)`` wider, the pieces in hand standing right of the board.
     """
     style = Style(size, get_theme(theme), check_coords(coords), bool(flip))
-    scene, _ = scene_of(fen, last_move=last_move, selected=selected, targets=targets, arrows=arrows)
+    scene, _ = scene_of(fen, variant=variant, last_move=last_move, selected=selected, targets=targets,
+                        arrows=arrows)
     if not scene.arrows and not caption:
         return png_bytes(compose_palette(scene, style))  # the same pixels, much faster
     image = compose(scene, style)

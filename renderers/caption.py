@@ -20,7 +20,7 @@ LINE_GAP = 0.35  # extra space between caption lines, as a share of the font siz
 
 def add_caption(board: Image.Image, caption: str, theme: Theme) -> Image.Image:
     """The board with a caption band below it; the board keeps its place at the top."""
-    band = caption_band(caption, board.width, theme, font_size=round(board.width * 0.042))
+    band = caption_band(caption, board.width, theme, font_size=round(board.height * 0.042))
     out = Image.new("RGB", (board.width, board.height + band.height), theme.caption_bg)
     out.paste(board, (0, 0))
     out.paste(band, (0, board.height))
@@ -71,6 +71,7 @@ def render_puzzle_card(
     fen: str | Board,
     caption: str,
     *,
+    variant: str | None = None,
     size: int = 800,
     flip: bool | None = None,
     coords: str = "latin",
@@ -83,7 +84,7 @@ def render_puzzle_card(
     By default the board is seen from the side to move, whose Khun stands beside the caption.
     """
     style_theme = get_theme(theme)
-    scene, board = scene_of(fen, last_move=last_move, arrows=arrows)
+    scene, board = scene_of(fen, variant=variant, last_move=last_move, arrows=arrows)
     if flip is None:
         flip = not board.turn
     style = Style(size, style_theme, check_coords(coords), bool(flip))
@@ -91,12 +92,12 @@ def render_puzzle_card(
     icon_px = round(size * 0.085)
     band = caption_band(
         caption,
-        size,
+        image.width,  # wider than ``size`` while Sittuyin's pieces are in hand
         style_theme,
         font_size=round(size * 0.05),
         icon=piece_sprite(PieceType.KHUN, board.turn, icon_px),
     )
-    card = Image.new("RGB", (size, size + band.height), style_theme.caption_bg)
+    card = Image.new("RGB", (image.width, image.height + band.height), style_theme.caption_bg)
     card.paste(band, (0, 0))
     card.paste(image, (0, band.height))
     return png_bytes(to_palette(card, style_theme))

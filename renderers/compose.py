@@ -1,4 +1,5 @@
-"""Drawing a scene onto the cached empty board: tints, check glow, pieces, dots, arrows."""
+"""Drawing a scene onto the cached empty board: tints, check glow, pieces, dots, arrows, the
+variants' corner marks, and Sittuyin's pieces in hand beside the board."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from makruk import Piece
+from makruk import BLACK, Piece, PieceType
 
 from . import marks
 from .background import background, grid_width
 from .geometry import layout, square_box
+from .hands import with_hands
 from .pieces import piece_sprite
 from .scene import Scene
 from .theme import Theme
@@ -27,7 +29,7 @@ class Style:
 
 
 def compose(scene: Scene, style: Style) -> Image.Image:
-    """The scene drawn as an RGB image of ``style.size`` pixels."""
+    """The scene drawn as an RGB image of ``style.size`` pixels (wider when hands are shown)."""
     image = background(style.size, style.theme, style.coords, style.flip).copy()
     for sq in range(64):
         layers = SquareLayers.of(scene, sq)
@@ -36,6 +38,8 @@ def compose(scene: Scene, style: Style) -> Image.Image:
     if scene.arrows:
         mask, (left, top) = marks.arrow_mask(style.size, style.flip, scene.arrows)
         marks.paint(image, (left, top, left + mask.width, top + mask.height), style.theme.arrow, mask)
+    if scene.hands is not None:
+        image = with_hands(image, scene.hands, style)
     return image
 
 
@@ -49,18 +53,22 @@ class SquareLayers:
     selected: bool = False
     check: bool = False
     target: bool = False
+    leap: bool = False  # Ouk Chatrang: the piece may still leap
+    promotion: bool = False  # Sittuyin: the Bia may promote now
 
     @classmethod
     def of(cls, scene: Scene, sq: int) -> SquareLayers:
         return cls(scene.pieces[sq], scene.last_move is not None and sq in scene.last_move,
-                   sq == scene.selected, sq == scene.check, sq in scene.targets)
+                   sq == scene.selected, sq == scene.check, sq in scene.targets,
+                   sq in scene.leaps, sq in scene.promotions)
 
     def __bool__(self) -> bool:
         return self.piece is not None or self.last_move or self.selected or self.check or self.target
 
 
 def draw_square(image: Image.Image, box: tuple[int, int, int, int], layers: SquareLayers, style: Style) -> None:
-    """Draws one square's layers at ``box``: tints, check glow, target ring, piece, target dot."""
+    """Draws one square's layers at ``box``: tints, check glow, target ring, piece, target dot,
+    corner marks."""
     lay = layout(style.size)
     theme = style.theme
     left, top, right, bottom = box
@@ -81,3 +89,19 @@ def draw_square(image: Image.Image, box: tuple[int, int, int, int], layers: Squa
         image.paste(sprite, box[:2], sprite)
     if layers.target and layers.piece is None:
         marks.paint(image, box, theme.target, marks.target_dot(lay.square))
+    if layers.leap:
+        halo, ink = marks.leap_mark(lay.square)
+        marks.paint(image, box, theme.label, halo)
+        marks.paint(image, box, theme.frame, ink)
+    if layers.promotion and layers.piece is not None:
+        # The Sit-ke the Bia may become, on a badge of the other side's shade (a sprite leaves a margin).
+        ring, disc, (b_left, b_top, b_right, b_bottom) = marks.corner_badge(lay.square)
+        dark, light = theme.frame, theme.label
+        marks.paint(image, box, dark if layers.piece.color == BLACK else light, ring)
+        marks.paint(image, box, light if layers.piece.color == BLACK else dark, disc)
+        px = round((b_right - b_left) * 1.5)
+        sit_ke = piece_sprite(PieceType.MET, layers.piece.color, px)
+        # The sprite's transparent margin may pass the square's edge: cut it there, as every layer.
+        dx, dy = round((b_left + b_right - px) / 2), round((b_top + b_bottom) / 2 - px * 0.55)
+        inside = sit_ke.crop((max(0, -dx), max(0, -dy), min(px, lay.square - dx), min(px, lay.square - dy)))
+        image.paste(inside, (left + max(0, dx), top + max(0, dy)), inside)

@@ -13,12 +13,25 @@ every image of that size.
 63
 >>> square_at(5, 5, 800) is None  # the frame is no square
 True
+
+Sittuyin's pictures during the deployment are wider: a column to the right of the board holds
+each side's pieces in hand, the far side's beside the upper half of the board and the near
+side's beside the lower half. The board keeps its place, so ``square_box`` still holds there.
+
+>>> hand_width(800)
+127
+>>> hand_box(True, PieceType.RUA, 800)   # White's Rua in hand: the lowest slot, beside rank 1
+(810, 693, 881, 764)
+>>> hand_at(850, 730, 800)
+(True, <PieceType.RUA: 6>)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+
+from makruk import PieceType
 
 from .errors import RenderError
 
@@ -113,3 +126,73 @@ def _square_of(col: int, row: int, flip: bool) -> Square:
     if flip:
         return row * 8 + (7 - col)
     return (7 - row) * 8 + col
+
+
+# --- Sittuyin's pieces in hand -----------------------------------------------------------------
+
+# The kinds a hand holds, from the tray's outer end (beside the side's back rank) inwards:
+# the Rua nearest the rank it is dropped on, the Khun nearest the middle.
+HAND_KINDS = (PieceType.RUA, PieceType.MA, PieceType.KHON, PieceType.MET, PieceType.KHUN)
+
+
+def hand_width(size: int) -> int:
+    """How much wider a picture with pieces in hand is: a tray one square wide right of the
+    board's frame, and a frame's width beyond it."""
+    lay = layout(size)
+    return lay.square + lay.frame
+
+
+def size_for_width(width: int) -> int:
+    """The board ``size`` whose picture with hands is ``width`` wide, or the widest narrower one
+    (a LINE imagemap during Sittuyin's deployment must be 1040, 700, ... pixels wide).
+
+    >>> size_for_width(1040), size_for_width(1040) + hand_width(size_for_width(1040))
+    (897, 1039)
+    """
+    size = max(MIN_SIZE, min(width, MAX_SIZE))
+    while size > MIN_SIZE and size + hand_width(size) > width:
+        size -= 1
+    return size
+
+
+def hand_tray(color: bool, size: int, flip: bool = False) -> tuple[int, int, int, int]:
+    """The tray of ``color``'s hand, beside its own half of the board: ``(left, top, right, bottom)``."""
+    lay = layout(size)
+    gap = max(1, lay.frame // 4)
+    middle = lay.frame + 4 * lay.square
+    left, right = size, size + lay.square
+    if _is_far(color, flip):
+        return left, lay.frame, right, middle - gap
+    return left, middle + gap, right, lay.frame + lay.board
+
+
+def hand_box(color: bool, kind: PieceType, size: int, flip: bool = False) -> tuple[int, int, int, int]:
+    """The square box of ``color``'s ``kind`` in its tray, right and bottom exclusive.
+
+    Every kind keeps its place, held or not, so a tap map of the hands never changes.
+    """
+    if kind not in HAND_KINDS:
+        raise RenderError(f"a {kind.name.title()} is never in hand")
+    left, top, right, bottom = hand_tray(color, size, flip)
+    slot = (bottom - top) / len(HAND_KINDS)
+    side = int(min(slot, right - left))
+    index = HAND_KINDS.index(kind)
+    centre = top + (index + 0.5) * slot if _is_far(color, flip) else bottom - (index + 0.5) * slot
+    x = left + (right - left - side) // 2
+    y = round(centre - side / 2)
+    return x, y, x + side, y + side
+
+
+def hand_at(x: float, y: float, size: int, flip: bool = False) -> tuple[bool, PieceType] | None:
+    """The colour and kind of the hand slot under pixel ``(x, y)``, or None."""
+    for color in (False, True):
+        for kind in HAND_KINDS:
+            left, top, right, bottom = hand_box(color, kind, size, flip)
+            if left <= x < right and top <= y < bottom:
+                return color, kind
+    return None
+
+
+def _is_far(color: bool, flip: bool) -> bool:
+    """Whether ``color``'s side is the upper half of the picture (Black's, unless flipped)."""
+    return color == flip

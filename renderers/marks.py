@@ -1,4 +1,5 @@
-"""Marks drawn over squares: highlight tints, the check glow, move dots and hint arrows.
+"""Marks drawn over squares: highlight tints, the check glow, move dots and hint arrows, and the
+variants' corner marks (a leap still to come, a Bia that may promote).
 
 Each mark is a cached alpha mask for a square size; painting it is one ``paste`` of a
 colour through the mask, which keeps a warm render cheap.
@@ -44,6 +45,12 @@ def solid_mask(width: int, height: int) -> Image.Image:
     return Image.new("L", (width, height), 255)
 
 
+@lru_cache(maxsize=32)
+def solid_disc(px: int) -> Image.Image:
+    """A round mask ``px`` wide (the badge of a count in hand)."""
+    return _smooth_mask(px, lambda d, s: d.ellipse((0, 0, s - 1, s - 1), fill=255))
+
+
 @lru_cache(maxsize=16)
 def check_glow(px: int) -> Image.Image:
     """A soft round glow under a Khun in check, strongest at the centre."""
@@ -69,6 +76,41 @@ def target_ring(px: int) -> Image.Image:
             d.polygon([(cx, cy), (cx + dx * w, cy), (cx, cy + dy * w)], fill=255)
 
     return _smooth_mask(px, draw)
+
+
+# The variants' marks sit in a square's upper right corner, which every piece leaves free, in
+# the frame's ink on a halo of the coordinates' colour: legible on light and dark squares alike.
+
+
+@lru_cache(maxsize=16)
+def leap_mark(px: int) -> tuple[Image.Image, Image.Image]:
+    """The halo and ink masks of a small hopping arrow: this Khun or Neang may still leap."""
+
+    def hop(d: ImageDraw.ImageDraw, s: int, grow: float) -> None:
+        # Half an ellipse from the corner's lower left up and over to its lower right, and a head
+        # pointing down where the piece lands.
+        left, right, top, base = s * 0.64, s * 0.93, s * 0.06, s * 0.27
+        d.arc((left - grow, top - grow, right + grow, 2 * base - top + grow), 180, 360, fill=255,
+              width=round(s * 0.065 + 2 * grow))
+        head = s * 0.09 + grow * 1.5
+        end = right - s * 0.0325
+        d.polygon([(end - head, base - grow * 0.5), (end + head, base - grow * 0.5), (end, base + head * 1.1)],
+                  fill=255)
+
+    return _smooth_mask(px, lambda d, s: hop(d, s, s * 0.035)), _smooth_mask(px, lambda d, s: hop(d, s, 0))
+
+
+@lru_cache(maxsize=16)
+def corner_badge(px: int) -> tuple[Image.Image, Image.Image, tuple[int, int, int, int]]:
+    """The ring and disc masks of a round badge in the upper right corner, and the box of the
+    disc (a Bia that may promote shows in it the Sit-ke it may become)."""
+    left, top, right = 0.54, 0.02, 0.98
+    ring = _smooth_mask(px, lambda d, s: d.ellipse((s * left, s * top, s * right, s * (top + right - left)), fill=255))
+    inset = 0.035
+    disc_box = (left + inset, top + inset, right - inset, top + right - left - inset)
+    disc = _smooth_mask(px, lambda d, s: d.ellipse(tuple(s * v for v in disc_box), fill=255))
+    return ring, disc, (round(px * disc_box[0]), round(px * disc_box[1]), round(px * disc_box[2]),
+                        round(px * disc_box[3]))
 
 
 def arrow_mask(size: int, flip: bool, arrows: tuple[tuple[int, int], ...]) -> tuple[Image.Image, tuple[int, int]]:

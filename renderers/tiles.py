@@ -16,17 +16,20 @@ from PIL import Image
 from .background import background
 from .compose import SquareLayers, Style, draw_square
 from .geometry import square_box
+from .hands import with_hands
 from .palette import to_palette
 from .scene import Scene
 
 
 def compose_palette(scene: Scene, style: Style) -> Image.Image:
-    """The scene (without arrows) as a palette image of ``style.size`` pixels."""
+    """The scene (without arrows) as a palette image of ``style.size`` pixels (wider with hands)."""
     image = _palette_background(style).copy()
     for sq in range(64):
         layers = SquareLayers.of(scene, sq)
         if layers:
             image.paste(_tile(style, sq, layers), square_box(sq, style.size, style.flip)[:2])
+    if scene.hands is not None:
+        image = with_hands(image, scene.hands, style)
     return image
 
 

@@ -19,6 +19,10 @@ GALLERY = Path(__file__).resolve().parent.parent / "docs" / "gallery"
 # White's Khun on e2 has just been checked by the black Ma from h5 to g3.
 MIDGAME = "r1sk1snr/3m4/ppM~p1p1p/4p3/3P4/PPm~1PPnP/4K3/RNS1MS1R w - - 0 1"
 PUZZLE = "6k1/8/6K1/8/8/8/8/R7 w - - 0 1"  # Ra8 mates
+# Ouk Chatrang: White's Khun has leapt d1-b2; the Neang on e1 and Black's Khun and Neang still may.
+OUK_MOVES = ("e3e4", "e6e5", "d1b2")
+# Sittuyin: a Bia on d5 may promote (no White Sit-ke): in place or one step diagonally.
+SITTUYIN_PROMOTION = "8/6k1/3r4/3P1p2/2p5/1P6/4K3/7R w - - 0 40"
 
 PIECE_NAMES = [
     (PieceType.KHUN, "Khun", "ขุน"),
@@ -49,6 +53,24 @@ def main() -> None:
     caption = "ขาวเดิน รุกจนใน 1 ตา\nWhite to move — mate in 1 — 1手詰め"
     write("puzzle-card-thai.png", render_puzzle_card(PUZZLE, caption, size=640))
     write("pieces.png", piece_chart())
+    variants()
+
+
+def variants() -> None:
+    """A picture of each member of the family, in the position that shows what is its own."""
+    write("makpong-start-480.png", render_board(Board(variant="makpong"), size=480))
+    ouk = Board(variant="cambodian")
+    for uci in OUK_MOVES:
+        ouk.push(ouk.parse_move(uci))
+    write("ouk-leaps-480.png", render_board(ouk, size=480, last_move=OUK_MOVES[-1]))
+    write("asean-start-480.png", render_board(Board(variant="asean"), size=480, coords="thai"))
+    deployment = Board(variant="sittuyin")
+    while sum(deployment.pocket(WHITE).values()) > 3:  # White has five pieces placed, Black four
+        drop = deployment.standard_drop()
+        assert drop is not None
+        deployment.push(drop)
+    write("sittuyin-deployment-480.png", render_board(deployment, size=480, last_move=deployment.move_stack[-1]))
+    write("sittuyin-promotion-480.png", render_board(SITTUYIN_PROMOTION, variant="sittuyin", size=480))
 
 
 def piece_chart(px: int = 96) -> bytes:
