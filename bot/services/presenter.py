@@ -216,9 +216,9 @@ class Presenter:
                 self._render = lambda view: None
             else:
                 def render_view(view: BoardView) -> bytes:
-                    return render_board(view.fen, size=IMAGE_SIZE, flip=view.flip, last_move=view.last_move,
-                                        coords=view.coords, selected=view.selected, targets=view.targets,
-                                        arrows=view.arrows)
+                    return render_board(view.fen, variant=view.variant, size=IMAGE_SIZE, flip=view.flip,
+                                        last_move=view.last_move, coords=view.coords, selected=view.selected,
+                                        targets=view.targets, arrows=view.arrows)
                 self._render = render_view
         return self._render(view)
 

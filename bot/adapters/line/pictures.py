@@ -110,14 +110,14 @@ def draw(picture: Picture, variant: str) -> bytes:
         raise ValueError(f"no {variant!r} of a {picture.kind}")
     if picture.kind == "card":
         size = PREVIEW_WIDTH if variant == PREVIEW else ORIGINAL_WIDTH
-        return render_puzzle_card(view.fen, view.caption or "", size=size, flip=view.flip, coords=view.coords,
-                                  last_move=view.last_move, arrows=view.arrows)
+        return render_puzzle_card(view.fen, view.caption or "", variant=view.variant, size=size, flip=view.flip,
+                                  coords=view.coords, last_move=view.last_move, arrows=view.arrows)
     if variant == PREVIEW:
-        return render_preview(view.fen, flip=view.flip, last_move=view.last_move, selected=view.selected,
-                              targets=view.targets, arrows=view.arrows)
+        return render_preview(view.fen, variant=view.variant, flip=view.flip, last_move=view.last_move,
+                              selected=view.selected, targets=view.targets, arrows=view.arrows)
     size = ORIGINAL_WIDTH if variant == ORIGINAL else int(variant)
-    return render_board(view.fen, size=size, flip=view.flip, last_move=view.last_move, coords=view.coords,
-                        selected=view.selected, targets=view.targets, arrows=view.arrows)
+    return render_board(view.fen, variant=view.variant, size=size, flip=view.flip, last_move=view.last_move,
+                        coords=view.coords, selected=view.selected, targets=view.targets, arrows=view.arrows)
 
 
 # --- the token's data ------------------------------------------------------------------------
