@@ -62,7 +62,7 @@ ZOBRIST_BLACK = _rng.getrandbits(64)
 @dataclass(frozen=True, slots=True)
 class Outcome:
     result: Literal["1-0", "0-1", "1/2-1/2"]
-    reason: Literal["checkmate", "stalemate", "repetition", "counting", "material", "fifty_moves"]
+    reason: Literal["checkmate", "check", "stalemate", "repetition", "counting", "material", "fifty_moves"]
 
     @property
     def winner(self) -> Color | None:

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from .errors import InvalidFenError
@@ -40,6 +41,7 @@ class FenDialect:
     flags: str = ""  # the letters field 3 may hold, in the order they are written
     pocket: bool = False
     bia_on_last_rank: bool = False  # whether a Bia may stand on its last rank (Sittuyin)
+    check_counts: bool = False  # Kar Ouk: Fairy-Stockfish writes the checks left ("1+1") after field 4
 
     @functools.cached_property
     def symbol_of(self) -> dict[int, str]:
@@ -47,7 +49,11 @@ class FenDialect:
 
     @functools.cached_property
     def code_of(self) -> dict[str, int]:
-        return {symbol: code for code, symbol in self.symbols}
+        # A symbol two kinds share (ASEAN's promoted Met is written Q like a Met) reads as the first.
+        found: dict[str, int] = {}
+        for code, symbol in self.symbols:
+            found.setdefault(symbol, code)
+        return found
 
 
 def parse_fen(fen: str, dialect: FenDialect | None = None) -> FenFields:
@@ -67,6 +73,8 @@ def _parse_fen(fen: str, dialect: FenDialect) -> FenFields:
     fields = fen.split()
     if not fields:
         raise InvalidFenError("empty FEN")
+    if dialect.check_counts and len(fields) == 7 and _CHECKS.fullmatch(fields[4]):
+        del fields[4]  # the board knows the checks given from the position itself
     if len(fields) > 6:
         raise InvalidFenError(f"too many fields in FEN ({len(fields)}, at most 6): {fen!r}")
     board_text, pocket = _split_pocket(fields[0], dialect, fen)
@@ -205,6 +213,7 @@ def _parse_number(text: str, what: str, fen: str) -> int:
 
 
 _DIGITS = "0123456789"
+_CHECKS = re.compile(r"[0-9]\+[0-9]")
 
 
 def _is_number(text: str) -> bool:

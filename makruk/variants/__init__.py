@@ -9,7 +9,7 @@ Each is a subclass of ``Board``; ``Board(fen, variant=name)`` makes one.
 >>> board_class("chess")
 Traceback (most recent call last):
 ...
-makruk.errors.UnknownVariantError: unknown variant 'chess'; one of makruk, makpong, cambodian, asean, sittuyin
+makruk.errors.UnknownVariantError: unknown variant 'chess'; one of makruk, makpong, cambodian, asean, sittuyin, karouk
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..board import Board
 from ..errors import UnknownVariantError
 from .asean import AseanBoard
-from .cambodian import CambodianBoard
+from .cambodian import CambodianBoard, KaroukBoard
 from .makpong import MakpongBoard
 from .sittuyin import SittuyinBoard
 
@@ -27,6 +27,7 @@ BOARDS: dict[str, type[Board]] = {
     "cambodian": CambodianBoard,
     "asean": AseanBoard,
     "sittuyin": SittuyinBoard,
+    "karouk": KaroukBoard,  # Ouk Chatrang where the first check wins
 }
 VARIANTS = tuple(BOARDS)
 
@@ -48,5 +49,5 @@ def starting_fen(variant: str) -> str:
     return board_class(variant).starting_fen
 
 
-__all__ = ["BOARDS", "VARIANTS", "AseanBoard", "CambodianBoard", "MakpongBoard", "SittuyinBoard", "board_class",
-           "starting_fen"]
+__all__ = ["BOARDS", "VARIANTS", "AseanBoard", "CambodianBoard", "KaroukBoard", "MakpongBoard", "SittuyinBoard",
+           "board_class", "starting_fen"]

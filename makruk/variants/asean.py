@@ -20,11 +20,13 @@ from ..notation import SAN_LETTERS
 from ..types import MOVES, Move, PieceType
 from ._counting import AutomaticCounting
 
+# A Bia promoted to a Met is a Bia Ngai, written Q like a Met (as Fairy-Stockfish does, which
+# also tells them apart: its Thai SAN gives the promoted one the Bia Ngai's letter ง).
 DIALECT = make_dialect({
-    PieceType.BIA: "p", PieceType.MET: "q", PieceType.KHON: "b", PieceType.MA: "n", PieceType.RUA: "r",
-    PieceType.KHUN: "k",
+    PieceType.BIA: "p", PieceType.MET: "q", PieceType.BIA_NGAI: "q", PieceType.KHON: "b", PieceType.MA: "n",
+    PieceType.RUA: "r", PieceType.KHUN: "k",
 })
-PROMOTIONS = {"q": PieceType.MET, "r": PieceType.RUA, "n": PieceType.MA, "b": PieceType.KHON}
+PROMOTIONS = {"q": PieceType.BIA_NGAI, "r": PieceType.RUA, "n": PieceType.MA, "b": PieceType.KHON}
 # Each promotion of Makruk's move generator ("m") stands for these four, in Fairy-Stockfish's order.
 _CHOICES = {
     MOVES[frm][to][1]: [Move(frm, to, letter) for letter in "qrnb"]
@@ -41,7 +43,9 @@ class AseanBoard(AutomaticCounting):
     promotion_rank = 7  # the last rank, where promotion is forced
     promotion_kinds: ClassVar[dict[str, PieceType]] = PROMOTIONS
     move_rule = 50
-    san_letters: ClassVar[dict[PieceType, str]] = {**SAN_LETTERS, PieceType.KHON: "B", PieceType.MET: "Q"}
+    san_letters: ClassVar[dict[PieceType, str]] = {
+        **SAN_LETTERS, PieceType.KHON: "B", PieceType.MET: "Q", PieceType.BIA_NGAI: "Q",
+    }
 
     def generate_moves(self) -> list[Move]:
         return _with_choices(super().generate_moves())

@@ -19,13 +19,14 @@ from __future__ import annotations
 import random
 
 from .. import attacks as A
-from ..board import Board
+from ..board import Board, Outcome
 from ..counting import CountKind
 from ..fen import FenFields, make_dialect
 from ..types import BLACK_OFFSET, Move, PieceType
 
 _KHUN, _MET, _NGAI, _RUA = PieceType.KHUN, PieceType.MET, PieceType.BIA_NGAI, PieceType.RUA
 DIALECT = make_dialect({kind: kind.letter for kind in PieceType}, flags="DEde")
+KAROUK_DIALECT = make_dialect({kind: kind.letter for kind in PieceType}, flags="DEde", check_counts=True)
 _FLAG_SQUARES = {"D": 3, "E": 4, "d": 59, "e": 60}
 _FLAG_OF = {sq: flag for flag, sq in _FLAG_SQUARES.items()}
 _rng = random.Random(0x4F554B)
@@ -142,3 +143,34 @@ def _gate_key(gates: int) -> int:
     for sq in A.squares(gates):
         key ^= ZOBRIST_GATE[sq]
     return key
+
+
+class KaroukBoard(CambodianBoard):
+    """Kar Ouk: Ouk Chatrang where the first check wins.
+
+    >>> from makruk import Board
+    >>> board = Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", variant="karouk")
+    >>> board.push(board.parse_move("Ra8")); board.outcome(), board.fen()
+    (Outcome(result='1-0', reason='check'), 'R3k3/8/8/8/8/8/8/4K3 b - - 0+1 1 1')
+    """
+
+    variant = "karouk"
+    dialect = KAROUK_DIALECT
+
+    def generate_moves(self) -> list[Move]:
+        return [] if self.checkers_mask else super().generate_moves()
+
+    def _obeys_movement_and_check(self, move: Move) -> bool:
+        return not self.checkers_mask and super()._obeys_movement_and_check(move)
+
+    def outcome(self) -> Outcome | None:
+        if self.checkers_mask:
+            return Outcome("0-1" if self.turn else "1-0", "check")
+        return super().outcome()
+
+    def fen(self) -> str:
+        fields = super().fen().split()
+        white_left = 0 if self.checkers_mask and not self.turn else 1
+        black_left = 0 if self.checkers_mask and self.turn else 1
+        fields.insert(4, f"{white_left}+{black_left}")
+        return " ".join(fields)

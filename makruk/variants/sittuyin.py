@@ -33,10 +33,11 @@ from ..notation import SAN_LETTERS
 from ..types import BLACK_OFFSET, DROP_KINDS, WHITE, Color, Move, PieceType, Square, parse_square
 from ._counting import AutomaticCounting
 
-_BIA, _MET, _RUA, _KHUN = PieceType.BIA, PieceType.MET, PieceType.RUA, PieceType.KHUN
+_BIA, _MET, _NGAI, _RUA, _KHUN = PieceType.BIA, PieceType.MET, PieceType.BIA_NGAI, PieceType.RUA, PieceType.KHUN
+# A promoted Sit-ke is a Bia Ngai written F (Fairy-Stockfish's Thai SAN gives it the letter ง).
 DIALECT = make_dialect(
-    {PieceType.BIA: "p", PieceType.MET: "f", PieceType.KHON: "s", PieceType.MA: "n", PieceType.RUA: "r",
-     PieceType.KHUN: "k"},
+    {PieceType.BIA: "p", PieceType.MET: "f", PieceType.BIA_NGAI: "f", PieceType.KHON: "s", PieceType.MA: "n",
+     PieceType.RUA: "r", PieceType.KHUN: "k"},
     pocket=True, bia_on_last_rank=True,
 )
 DROP_LETTERS = {kind: letter for letter, kind in DROP_KINDS.items()}
@@ -56,9 +57,9 @@ class SittuyinBoard(AutomaticCounting):
     starting_fen = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1"
     dialect = DIALECT
     promotion_rank = 8  # none of Makruk's promotions: Sittuyin's are moves of their own
-    promotion_kinds: ClassVar[dict[str, PieceType]] = {"f": PieceType.MET}
+    promotion_kinds: ClassVar[dict[str, PieceType]] = {"f": PieceType.BIA_NGAI}
     move_rule = 50
-    san_letters: ClassVar[dict[PieceType, str]] = {**SAN_LETTERS, PieceType.MET: "F"}
+    san_letters: ClassVar[dict[PieceType, str]] = {**SAN_LETTERS, PieceType.MET: "F", PieceType.BIA_NGAI: "F"}
 
     def _set_up(self, fields: FenFields) -> int:
         self._hand = [0] * 16  # by piece code
@@ -129,7 +130,7 @@ class SittuyinBoard(AutomaticCounting):
     def _promotions(self) -> list[Move]:
         us = self.turn
         off = 0 if us else BLACK_OFFSET
-        if self.bitboards[_MET + off]:
+        if self.bitboards[_MET + off] | self.bitboards[_NGAI + off]:
             return []  # a side promotes only while it has no Sit-ke
         bia = self.bitboards[_BIA + off]
         if not bia:
@@ -184,6 +185,9 @@ class SittuyinBoard(AutomaticCounting):
             if legal and all(m.promotion for m in legal):
                 return Outcome("1/2-1/2", "stalemate")
         return drawn
+
+    def _is_dead_material(self) -> bool:
+        return not any(self._hand) and super()._is_dead_material()  # pieces in hand are still to come
 
     def _checks_after(self, code: int, frm: Square, to: Square) -> int:
         if self.king(self.turn) < 0:

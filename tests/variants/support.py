@@ -23,11 +23,12 @@ import pyffish
 
 from makruk import Board, InvalidFenError, Move, PieceType
 
-FAMILY = ("makruk", "makpong", "cambodian", "asean", "sittuyin")  # the only names pyffish may ever see
+FAMILY = ("makruk", "makpong", "cambodian", "asean", "sittuyin", "karouk")  # the only names pyffish may ever see
 VARIANTS = ("makpong", "cambodian", "asean", "sittuyin")  # the variants these tests are about
 # Fairy-Stockfish marks a promoted piece with ``~`` when asked; the project writes Makruk's Bia
 # Ngai ``M~`` and ASEAN's and Sittuyin's promoted pieces as plain pieces.
-SHOW_PROMOTED = {"makruk": True, "makpong": True, "cambodian": True, "asean": False, "sittuyin": False}
+SHOW_PROMOTED = {"makruk": True, "makpong": True, "cambodian": True, "asean": False, "sittuyin": False,
+                 "karouk": True}
 MATE = 32000  # pyffish.game_result of a checkmated side to move is -MATE
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -171,12 +172,26 @@ def _compare(game: Game, stats: Counter[str]) -> None:
         assert ply.check == checks[k], f"{_where(game, k)}: check ours {ply.check}, pyffish {checks[k]}"
     _compare_end(game, stats)
     for k, san in enumerate(sans):
-        assert game.sans[k] == san, f"{_where(game, k)}: SAN of {game.moves[k]} ours {game.sans[k]!r}, pyffish {san!r}"
+        assert _same_san(variant, game.sans[k], san), (
+            f"{_where(game, k)}: SAN of {game.moves[k]} ours {game.sans[k]!r}, pyffish {san!r}"
+        )
     thai = fsf_sans(variant, start, game.moves, thai=True) if game.moves else []
     for k, san in enumerate(thai):
-        assert game.thai[k] == san, (
+        assert _same_san(variant, game.thai[k], san), (
             f"{_where(game, k)}: Thai SAN of {game.moves[k]} ours {game.thai[k]!r}, pyffish {san!r}"
         )
+
+
+_MET_DISAMBIGUATED = re.compile(r"(M|ม็)[a-hกขคงจฉชญ]?[1-8๑-๘]?(?=[-x]?[a-hกขคงจฉชญ][1-8๑-๘])")
+
+
+def _same_san(variant: str, ours: str, theirs: str) -> bool:
+    """Equal, but for one deliberate difference (test_variants_positions): in Ouk, Fairy-Stockfish
+    does not tell a Met from the Neang that reaches the same square by its double step (both
+    ``Me3``); we write the file or rank that tells them apart (``Mde3``, ``Mee3``)."""
+    if ours == theirs:
+        return True
+    return variant in ("cambodian", "karouk") and _MET_DISAMBIGUATED.sub(r"\1", ours, count=1) == theirs
 
 
 def _compare_end(game: Game, stats: Counter[str]) -> None:

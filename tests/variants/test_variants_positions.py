@@ -15,7 +15,7 @@ import random
 import pyffish
 import pytest
 
-from makruk import Board, Move, parse_square
+from makruk import AmbiguousMoveError, Board, Move, parse_square
 
 from .support import (
     assert_same_fen,
@@ -177,13 +177,19 @@ def test_ouk_leap_notation(fen, uci, san, thai):
     assert board.parse_move(san) == move and board.parse_move(uci) == move
 
 
-def test_ouk_san_ignores_the_double_step_when_telling_mets_apart():
-    """Fairy-Stockfish tells apart only pieces whose ordinary move reaches the square: with a
-    Met on d2 and the unmoved Neang on e1 both d2e3 and e1e3 are written ``Me3``."""
+def test_ouk_san_tells_the_neang_s_double_step_from_a_met_step_unlike_fairy_stockfish():
+    """A deliberate difference: Fairy-Stockfish tells apart only pieces whose ordinary move
+    reaches the square, so with a Met on d2 and the unmoved Neang on e1 it writes both d2e3 and
+    e1e3 ``Me3``, which no reader can tell apart. We write ``Mde3`` and ``Mee3``, and read back
+    each, and Fairy-Stockfish's ``Me3`` is refused as ambiguous rather than guessed."""
     fen = "4k3/8/8/8/8/8/3M4/3KM3 w DE - 0 1"
     board = agree("cambodian", fen)
-    for uci in ("d2e3", "e1e3"):
-        assert board.san(Move.from_uci(uci)) == fsf_san("cambodian", fen, uci) == "Me3"
+    for uci, ours in (("d2e3", "Mde3"), ("e1e3", "Mee3")):
+        move = Move.from_uci(uci)
+        assert fsf_san("cambodian", fen, uci) == "Me3"
+        assert board.san(move) == ours and board.parse_move(ours) == move
+    with pytest.raises(AmbiguousMoveError):
+        board.parse_move("Me3")
 
 
 # --- counting: declared (makpong, cambodian) and automatic (asean, sittuyin) ---------------------

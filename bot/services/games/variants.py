@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Final
 
+import makruk
+
 from ...i18n import Catalog
 
-# The rules core's names (makruk.variants.VARIANTS), Makruk first.
-VARIANTS: Final = ("makruk", "makpong", "cambodian", "asean", "sittuyin")
+# The rules core's names, Makruk first.
+VARIANTS: Final = makruk.VARIANTS
 DEFAULT_VARIANT: Final = "makruk"
 _WORD_PREFIX: Final = "variant_"
 
