@@ -103,7 +103,7 @@ class Signer:
 
 def draw(picture: Picture, variant: str) -> bytes:
     """The PNG of ``picture`` at ``variant`` (one of ``VARIANTS[picture.kind]``)."""
-    from renderers import render_board, render_preview, render_puzzle_card
+    from renderers import render_board, render_preview, render_puzzle_card, size_for_width
 
     view = picture.view
     if variant not in VARIANTS[picture.kind]:
@@ -116,8 +116,19 @@ def draw(picture: Picture, variant: str) -> bytes:
         return render_preview(view.fen, variant=view.variant, flip=view.flip, last_move=view.last_move,
                               selected=view.selected, targets=view.targets, arrows=view.arrows)
     size = ORIGINAL_WIDTH if variant == ORIGINAL else int(variant)
+    if in_deployment(view):  # the pieces in hand stand beside the board: the board is smaller
+        size = size_for_width(size)
     return render_board(view.fen, variant=view.variant, size=size, flip=view.flip, last_move=view.last_move,
                         coords=view.coords, selected=view.selected, targets=view.targets, arrows=view.arrows)
+
+
+def in_deployment(view: BoardView) -> bool:
+    """Whether the picture shows pieces in hand beside the board (Sittuyin's deployment)."""
+    if view.variant != "sittuyin":
+        return False
+    from makruk import Board
+
+    return Board(view.fen, variant=view.variant).in_deployment()
 
 
 # --- the token's data ------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from makruk import SQUARE_NAMES, parse_square, square_thai, to_arabic_digits
-from renderers import square_box
+from renderers import size_for_width, square_box
 
 from ...i18n import Catalog
 from ...messages import Action, BoardView, Reply, User
@@ -20,6 +20,7 @@ from ...services.games import GameService, MoveChoice
 from ..text import clip
 from .api import Message
 from .images import IMAGEMAP_BASE, ImageStore
+from .pictures import in_deployment
 
 MAX_MESSAGES = 5
 MAX_TEXT = 5000
@@ -145,16 +146,18 @@ class Composer:
 
     def _imagemap(self, view: BoardView, language: str, areas: list[tuple[int, str]], alt_key: str) -> Message:
         base_url = self.images.imagemap(view)
+        # While pieces are in hand (Sittuyin) they stand right of the board, which is smaller.
+        board_size = size_for_width(IMAGEMAP_BASE) if in_deployment(view) else IMAGEMAP_BASE
         actions = []
         for square, text in areas:
-            left, top, right, bottom = square_box(square, IMAGEMAP_BASE, view.flip)
+            left, top, right, bottom = square_box(square, board_size, view.flip)
             actions.append({"type": "message", "text": text,
                             "area": {"x": left, "y": top, "width": right - left, "height": bottom - top}})
         return {
             "type": "imagemap",
             "baseUrl": base_url,
             "altText": self.catalog.text(language, alt_key)[:MAX_ALT_TEXT],
-            "baseSize": {"width": IMAGEMAP_BASE, "height": IMAGEMAP_BASE},
+            "baseSize": {"width": IMAGEMAP_BASE, "height": board_size},
             "actions": actions,
         }
 
