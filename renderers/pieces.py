@@ -2,9 +2,10 @@
 
 Each kind has its own silhouette, so the pieces read at a glance on a phone:
 Khun tall with a tiered crown, Met a small bud, Khon a dome, Ma a horse head, Rua a boat on a
-tower, Bia a flat shell disc, and Bia Ngai the same disc turned over (its face inverted).
-White pieces are light with dark lines; Black pieces are dark with light inner lines and a
-light mark on the base, so the sides differ by more than colour.
+tower, Bia a flat shell disc, and Bia Ngai the same disc turned over (the shell's domed back up,
+ringed in the side's accent). White pieces are light with dark lines, the Bia Ngai too; Black
+pieces are dark with light inner lines and a light mark on the base, so the sides differ by
+more than colour.
 """
 
 from __future__ import annotations
@@ -240,6 +241,7 @@ def _rua() -> list[Part]:
 
 
 BIA_TOP, BIA_BOTTOM, BIA_RX, BIA_RY = 0.56, 0.70, 0.31, 0.12
+NGAI_RX, NGAI_RISE = 0.17, 0.22  # the Bia Ngai's dome: half-width, height above the face
 
 
 def _disc() -> Fill:
@@ -269,12 +271,18 @@ def _bia() -> list[Part]:
 
 
 def _bia_ngai() -> list[Part]:
-    # Turned over: the same disc shows its other face, in inverted colours with a ring.
+    # Turned over: the shell's domed back is up, in the side's own body colour like every
+    # other piece, ringed at its foot in the side's accent (the promotion mark).
+    dome = [
+        *arc(0.5, BIA_TOP, NGAI_RX, NGAI_RISE, 180, 360, 24),
+        *arc(0.5, BIA_TOP, NGAI_RX, NGAI_RX * BIA_RY / BIA_RX, 0, 180, 24),
+    ]
     return [
         _disc(),
-        Fill(tuple(ellipse(0.5, BIA_TOP, BIA_RX, BIA_RY)), role="line"),
-        Fill(tuple(ellipse(0.5, BIA_TOP, BIA_RX * 0.62, BIA_RY * 0.62)), role="accent", outline=False),
-        Fill(tuple(ellipse(0.5, BIA_TOP, BIA_RX * 0.30, BIA_RY * 0.30)), role="line", outline=False),
+        Fill(tuple(ellipse(0.5, BIA_TOP, BIA_RX, BIA_RY))),
+        Fill(tuple(ellipse(0.5, BIA_TOP + 0.006, NGAI_RX + 0.07, BIA_RY * 0.84)), role="accent"),
+        Fill(tuple(dome)),
+        Stroke(tuple(arc(0.5, BIA_TOP - 0.02, NGAI_RX * 0.6, NGAI_RISE * 0.7, 215, 265, 8)), width=0.6),
     ]
 
 

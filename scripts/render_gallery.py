@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -23,6 +24,8 @@ PUZZLE = "6k1/8/6K1/8/8/8/8/R7 w - - 0 1"  # Ra8 mates
 OUK_MOVES = ("e3e4", "e6e5", "d1b2")
 # Sittuyin: a Bia on d5 may promote (no White Sit-ke): in place or one step diagonally.
 SITTUYIN_PROMOTION = "8/6k1/3r4/3P1p2/2p5/1P6/4K3/7R w - - 0 40"
+# Each side's Bia, Bia Ngai and Met side by side, White's on rank 4, Black's on rank 5.
+BIA_NGAI = "4k3/8/8/2pm~m3/2PM~M3/8/8/4K3 w - - 0 1"
 
 PIECE_NAMES = [
     (PieceType.KHUN, "Khun", "ขุน"),
@@ -53,6 +56,7 @@ def main() -> None:
     caption = "ขาวเดิน รุกจนใน 1 ตา\nWhite to move — mate in 1 — 1手詰め"
     write("puzzle-card-thai.png", render_puzzle_card(PUZZLE, caption, size=640))
     write("pieces.png", piece_chart())
+    write("bia-ngai-240.png", preview_strip(BIA_NGAI))
     variants()
 
 
@@ -98,6 +102,16 @@ def piece_chart(px: int = 96) -> bytes:
         if row:
             draw.line((0, top - 6, width, top - 6), fill=theme.grid, width=2)
     return png_bytes(to_palette(image, theme))
+
+
+def preview_strip(fen: str) -> bytes:
+    """The position as a 240 px LINE preview in every theme, side by side."""
+    previews = [Image.open(io.BytesIO(render_preview(fen, theme=name))).convert("RGB") for name in THEMES]
+    gap = 12
+    strip = Image.new("RGB", (sum(p.width for p in previews) + gap * (len(previews) - 1), previews[0].height), "white")
+    for i, preview in enumerate(previews):
+        strip.paste(preview, (i * (preview.width + gap), 0))
+    return png_bytes(strip)
 
 
 def write(name: str, data: bytes) -> None:
