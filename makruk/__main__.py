@@ -1,4 +1,5 @@
-"""Command line: ``python -m makruk perft|legal|status|parse [--variant NAME] ...`` (see README).
+"""Command line: ``python -m makruk perft|legal|status|parse [--variant NAME] ...`` and
+``python -m makruk pgn FILE [--json]`` (see README).
 
 ``--variant`` plays another member of the family (makpong, cambodian, asean, sittuyin); the FEN
 ``startpos`` stands for the variant's start position.
@@ -17,6 +18,7 @@ from .board import Board
 from .errors import MakrukError
 from .notation import parse_move
 from .perft import perft
+from .pgn import PgnGame, read_games
 from .types import Move
 
 
@@ -32,7 +34,12 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        print(args.run(args))
+        output = args.run(args)
+        if isinstance(output, tuple):  # pgn: its text, and whether every game was read
+            text, complete = output
+            print(text)
+            return 0 if complete else 1
+        print(output)
         return 0
     except (_UsageError, MakrukError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -69,6 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("text")
     _rule_options(p)
     p.set_defaults(run=_parse)
+
+    p = commands.add_parser("pgn", help="read the games of a PGN file ('-': standard input)")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="one JSON object a game")
+    p.add_argument("--promotion", choices=["forced", "optional"], default="forced")
+    p.add_argument("--perpetual", choices=["forbid", "draw"], default="draw")
+    p.set_defaults(run=_pgn)
     return parser
 
 
@@ -123,6 +137,42 @@ def _status(args: argparse.Namespace) -> str:
 
 def _parse(args: argparse.Namespace) -> str:
     return parse_move(_board(args), args.text).uci()
+
+
+def _pgn(args: argparse.Namespace) -> tuple[str, bool]:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8-sig") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _UsageError(f"cannot read {args.file}: {exc}") from None
+    games = read_games(text, promotion=args.promotion, perpetual=args.perpetual)
+    if not games:
+        raise _UsageError(f"no game in {args.file}")
+    if args.json:
+        lines = [json.dumps(game.as_dict(), ensure_ascii=False) for game in games]
+    else:
+        lines = ["\n".join(_describe(game)) + "\n" for game in games]
+    return "\n".join(lines).rstrip("\n"), all(game.error is None for game in games)
+
+
+def _describe(game: PgnGame) -> list[str]:
+    lines = [f"game {game.number}"]
+    lines += [f"  [{name} \"{value}\"]" for name, value in game.tags.items()]
+    lines.append(f"  variant: {game.variant}")
+    lines.append("  moves: " + (" ".join(m.uci() for m in game.moves) or "-"))
+    lines.append(f"  fen: {game.fen or '-'}")
+    lines.append(f"  result: {game.result or '-'}")
+    outcome = game.outcome
+    lines.append(f"  outcome: {outcome.result} {outcome.reason}" if outcome else "  outcome: -")
+    if game.after_end:
+        lines.append(f"  note: the rules ended the game after ply {len(game.moves)}; "
+                     f"{len(game.after_end)} more moves were not played: {' '.join(game.after_end[:10])}")
+    if game.error is not None:
+        lines.append(f"  error: game {game.number}, {game.error}")
+    return lines
 
 
 if __name__ == "__main__":

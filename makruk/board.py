@@ -896,6 +896,10 @@ class Board:
         """
         return notation.san(self, move)
 
+    def playok_san(self, move: Move) -> str:
+        """The move as PlayOK writes it (``notation.playok_san``): ``Bf2``, ``Qc7``, ``axb3=P``."""
+        return notation.playok_san(self, move)
+
     def thai_san(self, move: Move) -> str:
         """The move in Thai algebraic notation (``notation.thai_san``).
 

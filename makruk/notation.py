@@ -42,6 +42,16 @@ THAI_LETTERS = {
     PieceType.RUA: "ร",
     PieceType.BIA: "",
 }
+# PlayOK's letters: the Khon is a Bishop there, the Met a Queen and the Bia Ngai a promoted Pawn.
+PLAYOK_LETTERS = {
+    PieceType.KHUN: "K",
+    PieceType.MET: "Q",
+    PieceType.BIA_NGAI: "P",
+    PieceType.KHON: "B",
+    PieceType.MA: "N",
+    PieceType.RUA: "R",
+    PieceType.BIA: "",
+}
 THAI_FILES = "กขคงจฉชญ"
 THAI_DIGITS = "๐๑๒๓๔๕๖๗๘๙"
 _TO_ARABIC = str.maketrans(THAI_DIGITS, "0123456789")
@@ -53,6 +63,18 @@ _TO_THAI = str.maketrans("0123456789", THAI_DIGITS)
 def san(board: Board, move: Move) -> str:
     """Standard algebraic notation as Fairy-Stockfish writes it for the board's variant."""
     return _algebraic(board, move, board.san_letters, FILE_NAMES, lambda rank: str(rank + 1), thai=False)
+
+
+def playok_san(board: Board, move: Move) -> str:
+    """SAN as PlayOK writes Makruk: ``Bf2`` (Khon), ``Qc7`` (Met), ``Pbc4`` (Bia Ngai), ``axb3=P``.
+
+    >>> from makruk.board import Board
+    >>> board = Board()
+    >>> playok_san(board, parse_move(board, "f1e2")), playok_san(board, parse_move(board, "e1d2"))
+    ('Be2', 'Qd2')
+    """
+    return _algebraic(board, move, PLAYOK_LETTERS, FILE_NAMES, lambda rank: str(rank + 1), thai=False,
+                      promoted="P")
 
 
 def thai_san(board: Board, move: Move) -> str:
@@ -77,6 +99,7 @@ def _algebraic(
     rank_name: Callable[[int], str],
     *,
     thai: bool,
+    promoted: str | None = None,
 ) -> str:
     dest = files[move.to_square & 7] + rank_name(move.to_square >> 3)
     if move.drop:  # Sittuyin's deployment, as Fairy-Stockfish writes it: K@e2, ร@ก๑
@@ -93,9 +116,10 @@ def _algebraic(
             text = dest if move.from_square == move.to_square else origin + dest
         if move.promotion:
             # Fairy-Stockfish writes the new piece's SAN letter in Thai too (=M, =F, =Q).
-            text += "=" + board.san_letters[board.promotion_kinds[move.promotion]]
+            text += "=" + (promoted or board.san_letters[board.promotion_kinds[move.promotion]])
     else:
-        text = letters[piece.kind] + _disambiguation(board, move, files, rank_name)
+        text = letters[piece.kind] + _disambiguation(board, move, files, rank_name,
+                                                     letters if promoted else board.san_letters)
         if thai:
             text += "x" if capture else "-"
         elif capture:
@@ -104,10 +128,11 @@ def _algebraic(
     return text + _check_suffix(board, move)
 
 
-def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[int], str]) -> str:
+def _disambiguation(board: Board, move: Move, files: str, rank_name: Callable[[int], str],
+                    letters: dict[PieceType, str]) -> str:
     # Rivals are pieces with the same SAN letter, in Thai too: Fairy-Stockfish's Bia Ngai is a
     # Met, so it disambiguates ม็ and ง against each other although their Thai letters differ.
-    letters = board.san_letters
+    # PlayOK's letters tell the two apart (Q and P), so there they are no rivals.
     letter = letters[_kind(board, move.from_square)]
     rivals = [
         m.from_square
@@ -265,13 +290,21 @@ def _clean(text: str) -> str:
 
 
 _UCI = re.compile(r"([a-h])([1-8])\s*[-x:\s]?\s*([a-h])([1-8])\s*(=?m)?", re.IGNORECASE)
-_SAN = re.compile(r"([kmsnr])?([a-h])?([1-8])?[x:-]?([a-h][1-8])(?:=?(m))?")
+# The project's and Fairy-Stockfish's letters (K R N S M, M~ for the Bia Ngai, =M), in either case,
+# and PlayOK's (B Khon, Q Met, P Bia Ngai, =P). Makruk has no Bishop, Queen or Pawn letter of its
+# own, so those are never misread; only the upper-case B is a Khon, since b is a file.
+_SAN = re.compile(r"(M~|[KMSNRBQPkmsnrqp])?([a-h])?([1-8])?[x:-]?([a-h][1-8])(?:=?(M~|[MmPpQq]))?")
+_MET_OR_NGAI = frozenset({PieceType.MET, PieceType.BIA_NGAI})
 _SAN_KINDS = {
     "k": frozenset({PieceType.KHUN}),
-    "m": frozenset({PieceType.MET, PieceType.BIA_NGAI}),
+    "m": _MET_OR_NGAI,
+    "q": _MET_OR_NGAI,
     "s": frozenset({PieceType.KHON}),
+    "b": frozenset({PieceType.KHON}),
     "n": frozenset({PieceType.MA}),
     "r": frozenset({PieceType.RUA}),
+    "p": frozenset({PieceType.BIA_NGAI}),
+    "m~": frozenset({PieceType.BIA_NGAI}),
 }
 
 
@@ -288,12 +321,13 @@ def _read_coordinates(text: str) -> list[_Pattern]:
 
 
 def _read_san(text: str) -> list[_Pattern]:
-    # Piece letters (k m s n r) are never file letters (a-h), so case does not matter.
-    m = _SAN.fullmatch(text.lower().replace(" ", ""))
+    # Piece letters other than B are never file letters (a-h), so their case does not matter.
+    compact = text.replace(" ", "")
+    m = _SAN.fullmatch(compact[:1] + compact[1:].lower()) or _SAN.fullmatch(compact.lower())
     if not m:
         return []
     letter, file, rank, dest, promo = m.groups()
-    kinds = _SAN_KINDS[letter] if letter else frozenset({PieceType.BIA})
+    kinds = _SAN_KINDS[letter.lower()] if letter else frozenset({PieceType.BIA})
     return [
         _Pattern(
             kinds,

@@ -190,7 +190,7 @@ def test_ambiguous_input_raises_with_the_candidates(fen, text, candidates):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "hello", "z9", "e9", "i3i4", "e3e4e5", "Qd2", "xx", "e3e3", "ญ๙", "x" * 100, "Nd2 Nf3", "O-O"],
+    ["", "   ", "hello", "z9", "e9", "i3i4", "e3e4e5", "Zd2", "xx", "e3e3", "ญ๙", "x" * 100, "Nd2 Nf3", "O-O"],
 )
 def test_garbage_raises_invalid_move_error(text):
     with pytest.raises(InvalidMoveError) as error:
@@ -258,3 +258,32 @@ def test_move_from_uci_is_strict():
     for text in ("e3-e4", "E3E4", "e3e4x", "e3e4M", "e3e", "e3e3", "i1a1", "r@a1", "R@a9", "R@"):
         with pytest.raises(InvalidMoveError):
             Move.from_uci(text)
+
+
+@pytest.mark.parametrize(("fen", "text", "uci"), [
+    # PlayOK: B is the Khon, Q the Met, P the Bia Ngai, =P a promotion.
+    (None, "Bf2", "f1f2"), (None, "Be2", "f1e2"), (None, "Qd2", "e1d2"), (None, "Bf3", None),
+    ("4k3/8/8/8/2M~5/8/8/4K3 w - - 0 1", "Pd5", "c4d5"), ("4k3/8/8/8/2M~5/8/8/4K3 w - - 0 1", "Pcd5", "c4d5"),
+    ("4k3/8/8/1P6/8/8/8/4K3 w - - 0 1", "b6=P", "b5b6m"),
+    ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - - 0 1", "bxb3", None),
+    # pychess-variants and Fairy-Stockfish: S, M, M~ and =M.
+    (None, "Sf2", "f1f2"), ("4k3/8/8/8/2M~5/8/8/4K3 w - - 0 1", "M~d5", "c4d5"),
+    ("4k3/8/8/1P6/8/8/8/4K3 w - - 0 1", "b6=M", "b5b6m"),
+    # b is a file, so a lower-case b is a Bia's move, never a Khon's.
+    ("4k3/8/8/8/8/2p5/1P6/4K3 w - - 0 1", "bxc3", "b2c3"),
+])
+def test_playok_and_pychess_letters_are_read(fen, text, uci):
+    board = Board(fen)
+    if uci is None:
+        with pytest.raises(IllegalMoveError):
+            parse_move(board, text)
+    else:
+        assert parse_move(board, text).uci() == uci
+
+
+def test_playok_san_is_written_with_playok_letters():
+    board = Board("4k3/8/8/8/2M~5/1P6/8/3KM3 w - - 0 1")
+    assert board.playok_san(board.parse_move("c4d5")) == "Pd5"
+    assert board.playok_san(board.parse_move("e1d2")) == "Qd2"
+    board = Board("4k3/8/8/1P6/8/8/8/4K3 w - - 0 1")
+    assert board.playok_san(board.parse_move("b5b6m")) == "b6=P"
