@@ -24,15 +24,16 @@ def set_channel_settings(conn: sqlite3.Connection, settings: ChannelSettings, no
     # A single statement commits atomically on its own (autocommit).
     conn.execute(
         """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
-               move_seconds, coordinates, orientation, push_notices, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               move_seconds, coordinates, orientation, push_notices, notation, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (platform, channel) DO UPDATE SET
                language = excluded.language, promotion = excluded.promotion,
                perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
                coordinates = excluded.coordinates, orientation = excluded.orientation,
-               push_notices = excluded.push_notices, updated = excluded.updated""",
+               push_notices = excluded.push_notices, notation = excluded.notation,
+               updated = excluded.updated""",
         (s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
-         s.coordinates, s.orientation, push_notices, now),
+         s.coordinates, s.orientation, push_notices, s.notation, now),
     )
 
 

@@ -238,6 +238,18 @@ def finished_games(
     )
 
 
+def channel_games(
+    conn: sqlite3.Connection, platform: str, channel: str, limit: int, before_id: int | None
+) -> list[Game]:
+    # `status = 'finished'` as written here is what lets SQLite use games_finished_per_channel.
+    return _select_games(
+        conn,
+        """platform = ? AND channel = ? AND status = 'finished' AND id < ?
+           ORDER BY id DESC LIMIT ?""",
+        (platform, channel, before_id if before_id is not None else 2**63 - 1, limit),
+    )
+
+
 def _game_with_moves(conn: sqlite3.Connection, cache: MoveCache, row: Sequence[Any]) -> Game:
     moves = cache.get(row[0], row[-1])
     if moves is None:

@@ -55,7 +55,8 @@ NOTICE_COLUMNS: Final = (
     " sent, dead"
 )
 SETTINGS_COLUMNS: Final = (
-    "language, promotion, perpetual, move_seconds, coordinates, orientation, push_notices"
+    "language, promotion, perpetual, move_seconds, coordinates, orientation, push_notices,"
+    " notation"
 )
 PUZZLE_COLUMNS: Final = "id, fen, solution, rating, themes, source"
 SUBSCRIPTION_COLUMNS: Final = (
@@ -189,10 +190,10 @@ def notice_from_row(row: Sequence[Any], codec: Codec) -> OutboxNotice:
 def settings_from_row(platform: Platform, channel: str, row: Sequence[Any] | None) -> ChannelSettings:
     if row is None:
         return ChannelSettings(platform, channel)
-    language, promotion, perpetual, move_seconds, coordinates, orientation, push = row
+    language, promotion, perpetual, move_seconds, coordinates, orientation, push, notation = row
     return ChannelSettings(
         platform, channel, language, promotion, perpetual, move_seconds, coordinates,
-        orientation, None if push is None else bool(push),
+        orientation, None if push is None else bool(push), notation,
     )
 
 

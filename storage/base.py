@@ -227,6 +227,13 @@ class Storage(ABC):
     ) -> list[Game]:
         """A player's finished games, newest first; page with `before_id`."""
 
+    @abstractmethod
+    async def channel_games(
+        self, platform: Platform, channel: str, *, limit: int = 10, before_id: int | None = None
+    ) -> list[Game]:
+        """The chat's finished games with their moves, newest (highest id) first, at most `limit`;
+        the next page is `before_id=` the last id of this one (only games with a smaller id)."""
+
     # Channel settings
 
     @abstractmethod

@@ -297,6 +297,7 @@ class ChannelSettings:
     coordinates: str | None = None  # coordinate style, owned by the renderers
     orientation: str | None = None  # board orientation preference
     push_notices: bool | None = None  # pushed notices (reminders, daily puzzle); None: on
+    notation: str | None = None  # how moves are written back: "san", "thai", "playok"
 
 
 @dataclass(frozen=True, slots=True)

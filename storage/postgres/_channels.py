@@ -21,15 +21,16 @@ async def set_channel_settings(conn: Connection, settings: ChannelSettings, now:
     s = settings
     await conn.execute(
         """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
-               move_seconds, coordinates, orientation, push_notices, updated)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+               move_seconds, coordinates, orientation, push_notices, notation, updated)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
            ON CONFLICT (platform, channel) DO UPDATE SET
                language = excluded.language, promotion = excluded.promotion,
                perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
                coordinates = excluded.coordinates, orientation = excluded.orientation,
-               push_notices = excluded.push_notices, updated = excluded.updated""",
+               push_notices = excluded.push_notices, notation = excluded.notation,
+               updated = excluded.updated""",
         s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
-        s.coordinates, s.orientation, s.push_notices, now,
+        s.coordinates, s.orientation, s.push_notices, s.notation, now,
     )
 
 

@@ -223,6 +223,17 @@ async def finished_games(
     )
 
 
+async def channel_games(
+    conn: Connection, platform: str, channel: str, limit: int, before_id: int | None
+) -> list[Game]:
+    return await _select_games(
+        conn,
+        """platform = $1 AND channel = $2 AND status = 'finished' AND id < $3
+           ORDER BY id DESC LIMIT $4""",
+        platform, channel, before_id if before_id is not None else 2**63 - 1, limit,
+    )
+
+
 async def load_moves(conn: Connection, game_id: int) -> tuple[MoveRecord, ...]:
     rows = await conn.fetch(
         f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY ply", game_id

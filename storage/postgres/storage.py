@@ -260,6 +260,11 @@ class PostgresStorage(Storage):
     ) -> list[Game]:
         return await self._run(_games.finished_games, player_id, limit, before_id)
 
+    async def channel_games(
+        self, platform: Platform, channel: str, *, limit: int = 10, before_id: int | None = None
+    ) -> list[Game]:
+        return await self._run(_games.channel_games, platform, channel, limit, before_id)
+
     # Channel settings
 
     async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:

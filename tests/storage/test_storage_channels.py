@@ -12,6 +12,7 @@ from .storage_helpers import FakeClock
 async def test_settings_default_to_none_everywhere(storage: Storage) -> None:
     expected = ChannelSettings("line", "Cgroup")
     assert await storage.get_channel_settings("line", "Cgroup") == expected
+    assert expected.notation is None  # the bot's default
 
 
 async def test_settings_are_stored_and_replaced(storage: Storage) -> None:
@@ -25,6 +26,7 @@ async def test_settings_are_stored_and_replaced(storage: Storage) -> None:
         coordinates="thai",
         orientation="mover",
         push_notices=True,
+        notation="playok",
     )
     await storage.set_channel_settings(chosen)
     assert await storage.get_channel_settings("discord", "chan-1") == chosen
@@ -45,6 +47,18 @@ async def test_pushed_notices_can_be_turned_off_and_on(storage: Storage) -> None
     assert (await storage.get_channel_settings("line", "Cgroup")).push_notices is True
     await storage.set_channel_settings(ChannelSettings("line", "Cgroup", "th"))
     assert (await storage.get_channel_settings("line", "Cgroup")).push_notices is None
+
+
+async def test_the_notation_is_stored_changed_and_cleared(storage: Storage) -> None:
+    for notation in ("san", "thai", "playok"):
+        chosen = ChannelSettings("line", "Cgroup", "th", notation=notation)
+        await storage.set_channel_settings(chosen)
+        assert await storage.get_channel_settings("line", "Cgroup") == chosen
+    assert (await storage.get_channel_settings("line", "Cother")).notation is None  # per chat
+    await storage.set_channel_settings(ChannelSettings("line", "Cgroup", "th", push_notices=False))
+    assert await storage.get_channel_settings("line", "Cgroup") == ChannelSettings(
+        "line", "Cgroup", "th", push_notices=False
+    )  # replaced whole: back to the bot's default notation
 
 
 async def test_event_ids_are_new_once_even_across_restarts(

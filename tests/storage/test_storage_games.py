@@ -436,6 +436,69 @@ async def test_finished_games_newest_first_with_paging(
     assert [g.id for g in page] == [ids[1]]
 
 
+async def finish(storage: Storage, game: Game, *moves: NewMove) -> Game:
+    for move in moves:
+        game = await storage.append_move(game.id, game.version, move)
+    return await storage.update_game(
+        game.id, game.version, GameChanges(status="finished", result="1-0", reason="resign")
+    )
+
+
+async def test_channel_games_are_the_chat_s_finished_games_newest_first(
+    storage: Storage, alice: Player, make_game: MakeGame
+) -> None:
+    first = await finish(storage, await make_game(), NewMove("e3e4", "e4", "w"), NewMove("d6d5", "d5", "b"))
+    await finish(storage, await make_game(channel="chan-2"))  # another chat
+    await finish(storage, await make_game(platform="line"))  # the same name on another platform
+    aborted = await make_game()
+    await storage.update_game(aborted.id, aborted.version, GameChanges(status="aborted", reason="expired"))
+    offered = await storage.create_game(challenge(alice))
+    await storage.update_game(offered.id, offered.version, GameChanges(status="aborted", reason="declined"))
+    second = await finish(storage, await make_game(), NewMove("a3a4", "a4", "w"))
+    await make_game()  # in play: not archived yet
+
+    archive = await storage.channel_games("discord", "chan-1")
+    assert archive == [await storage.get_game(second.id), await storage.get_game(first.id)]
+    assert [[m.uci for m in g.moves] for g in archive] == [["a3a4"], ["e3e4", "d6d5"]]
+    assert [g.channel for g in await storage.channel_games("discord", "chan-2")] == ["chan-2"]
+    assert [g.platform for g in await storage.channel_games("line", "chan-1")] == ["line"]
+    assert await storage.channel_games("discord", "chan-9") == []
+
+
+async def test_channel_games_page_with_before_id(storage: Storage, make_game: MakeGame) -> None:
+    ids = [(await finish(storage, await make_game())).id for _ in range(12)]
+    newest_first = ids[::-1]
+
+    assert [g.id for g in await storage.channel_games("discord", "chan-1")] == newest_first[:10]  # 10 a page
+    pages: list[list[int]] = []
+    before: int | None = None
+    while page := await storage.channel_games("discord", "chan-1", limit=5, before_id=before):
+        pages.append([g.id for g in page])
+        before = page[-1].id
+    assert pages == [newest_first[:5], newest_first[5:10], newest_first[10:]]
+    assert [g.id for g in await storage.channel_games("discord", "chan-1", before_id=ids[1])] == [ids[0]]
+    assert [g.id for g in await storage.channel_games("discord", "chan-1", before_id=ids[5] + 1, limit=2)] == [
+        ids[5], ids[4],
+    ]
+
+
+@sqlite_only
+async def test_a_page_of_the_archive_reads_the_finished_games_index(storage: Storage, db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    try:
+        plan = conn.execute(
+            """EXPLAIN QUERY PLAN SELECT * FROM games
+               WHERE platform = ? AND channel = ? AND status = 'finished' AND id < ?
+               ORDER BY id DESC LIMIT ?""",
+            ("discord", "chan-1", 100, 10),
+        ).fetchall()
+    finally:
+        conn.close()
+    assert [row[-1] for row in plan] == [
+        "SEARCH games USING INDEX games_finished_per_channel (platform=? AND channel=? AND id<?)"
+    ]
+
+
 async def test_another_instance_sees_committed_moves(
     storage: Storage, make_game: MakeGame, database: str, clock: FakeClock
 ) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import re
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,12 +50,23 @@ def build_at_version(path: Path, version: int) -> None:
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         assert migrate.upgrade(conn, str(path), target=version) == version
-        conn.execute(
-            """INSERT INTO players (platform, user_id, display_name, rating, deviation,
-                   volatility, created, updated)
-               VALUES ('line', 'U1', 'Old Timer', 1620, 80, 0.06, '2025-01-01T00:00:00.000000Z',
-                   '2025-01-01T00:00:00.000000Z')"""
-        )
+        if version < 8:  # ratings in players' own columns
+            conn.execute(
+                """INSERT INTO players (platform, user_id, display_name, rating, deviation,
+                       volatility, created, updated)
+                   VALUES ('line', 'U1', 'Old Timer', 1620, 80, 0.06, '2025-01-01T00:00:00.000000Z',
+                       '2025-01-01T00:00:00.000000Z')"""
+            )
+        else:
+            conn.execute(
+                """INSERT INTO players (platform, user_id, display_name, created, updated)
+                   VALUES ('line', 'U1', 'Old Timer', '2025-01-01T00:00:00.000000Z',
+                       '2025-01-01T00:00:00.000000Z')"""
+            )
+            conn.execute(
+                """INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games_played)
+                   SELECT id, 'makruk', 1620, 80, 0.06, 0 FROM players"""
+            )
     finally:
         conn.close()
 
@@ -168,6 +180,38 @@ async def test_upgrade_from_0007_keeps_ratings_as_makruk_ratings(db_path: Path) 
     finally:
         conn.close()
     assert "rating" not in columns and "games_played" not in columns  # only in `ratings` now
+
+
+async def test_upgrade_from_0008_keeps_settings_with_the_default_notation(db_path: Path) -> None:
+    build_at_version(db_path, 8)
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
+               move_seconds, coordinates, orientation, push_notices, updated)
+           VALUES ('line', 'Cgroup', 'th', 'optional', 'draw', 600, 'thai', 'mover', 0,
+               '2025-01-01T00:00:00.000000Z')"""
+    )
+    for status, result in (("finished", "1-0"), ("aborted", None), ("finished", "0-1"), ("active", None)):
+        conn.execute(  # games played before the upgrade are in the archive
+            """INSERT INTO games (platform, channel, variant, promotion, perpetual, move_seconds,
+                   white_engine, black_engine, rated, start_fen, status, result, created, updated)
+               VALUES ('line', 'Cgroup', 'makruk', 'forced', 'forbid', 0, 1, 2, 0, '', ?, ?,
+                   '2025-01-01T00:00:00.000000Z', '2025-01-01T00:00:00.000000Z')""",
+            (status, result),
+        )
+    conn.commit()
+    conn.close()
+
+    async with await open_storage(db_path) as storage:
+        settings = await storage.get_channel_settings("line", "Cgroup")
+        assert settings == ChannelSettings(
+            "line", "Cgroup", "th", "optional", "draw", 600, "thai", "mover", push_notices=False
+        )
+        assert settings.notation is None  # the bot's default
+        assert [(g.id, g.result) for g in await storage.channel_games("line", "Cgroup")] == [(3, "0-1"), (1, "1-0")]
+        await storage.set_channel_settings(replace(settings, notation="thai"))
+        assert await storage.get_channel_settings("line", "Cgroup") == replace(settings, notation="thai")
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
 
 
 async def test_two_processes_worth_of_openers_migrate_once(db_path: Path) -> None:

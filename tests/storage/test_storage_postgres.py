@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import asyncpg
 import pytest
 
 from storage import (
+    ChannelSettings,
     GameChanges,
     IncompatibleDatabase,
     NewGame,
@@ -146,6 +148,56 @@ async def test_an_upgrade_keeps_ratings_as_makruk_ratings(pg_url: str) -> None:
     assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
     players = dict((await columns_of(pg_url))["players"])
     assert "rating" not in players and "games_played" not in players  # only in `ratings` now
+
+
+async def test_an_upgrade_keeps_settings_with_the_default_notation(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrate.upgrade(conn, "test", target=3) == 3  # before notation and archive
+        await conn.execute(
+            """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
+                   move_seconds, coordinates, orientation, push_notices, updated)
+               VALUES ('line', 'Cgroup', 'th', 'optional', 'draw', 600, 'thai', 'mover', false, now())"""
+        )
+        for status, result in (("finished", "1-0"), ("aborted", None), ("finished", "0-1"), ("active", None)):
+            await conn.execute(  # games played before the upgrade are in the archive
+                """INSERT INTO games (platform, channel, variant, promotion, perpetual, move_seconds,
+                       white_engine, black_engine, rated, start_fen, status, result, created, updated)
+                   VALUES ('line', 'Cgroup', 'makruk', 'forced', 'forbid', 0, 1, 2, false, '', $1, $2,
+                       now(), now())""",
+                status, result,
+            )
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        settings = await storage.get_channel_settings("line", "Cgroup")
+        assert settings == ChannelSettings(
+            "line", "Cgroup", "th", "optional", "draw", 600, "thai", "mover", push_notices=False
+        )
+        assert settings.notation is None  # the bot's default
+        assert [(g.id, g.result) for g in await storage.channel_games("line", "Cgroup")] == [(3, "0-1"), (1, "1-0")]
+        await storage.set_channel_settings(replace(settings, notation="thai"))
+        assert await storage.get_channel_settings("line", "Cgroup") == replace(settings, notation="thai")
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
+
+
+async def test_a_page_of_the_archive_can_read_the_finished_games_index(pg_url: str) -> None:
+    async with await open_storage(pg_url):
+        pass
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("SET enable_seqscan = off")  # an empty table would be scanned anyway
+        plan = "\n".join(
+            row[0] for row in await conn.fetch(
+                """EXPLAIN SELECT * FROM games
+                   WHERE platform = $1 AND channel = $2 AND status = 'finished' AND id < $3
+                   ORDER BY id DESC LIMIT $4""",
+                "line", "Cgroup", 100, 10,
+            )
+        )
+    finally:
+        await conn.close()
+    assert "Index Scan Backward using games_finished_per_channel" in plan, plan
 
 
 async def test_concurrent_first_starts_migrate_once(pg_url: str) -> None:

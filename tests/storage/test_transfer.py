@@ -93,7 +93,7 @@ async def fill(store: Storage, clock: FakeClock) -> dict[str, Any]:
 
     await store.set_channel_settings(ChannelSettings(
         "discord", "chan-1", language="th", promotion="optional", perpetual="draw", move_seconds=600,
-        coordinates="thai", orientation="black", push_notices=False,
+        coordinates="thai", orientation="black", push_notices=False, notation="playok",
     ))
     await store.set_channel_settings(ChannelSettings("line", "C1", push_notices=True))
     await store.add_notices([
@@ -122,6 +122,7 @@ async def contents(store: Storage, ids: dict[str, Any], clock: FakeClock) -> dic
                 for p in ("discord", "line") for v in ("makruk", "sittuyin")],
         "ratings": [await store.get_rating(i, v) for i in ids["players"] for v in ("makruk", "sittuyin")],
         "finished": await store.finished_games(ids["alice"]),
+        "channel games": [await store.channel_games(p, c) for p, c in chats],
         "chat players": [await store.channel_players(p, c) for p, c in chats],
         "active": [await store.active_game(p, c) for p, c in chats],
         "engine games": await store.engine_games(),
@@ -165,6 +166,8 @@ async def test_everything_reads_back_equal(
     assert report.copied == sum(t.source for t in report.tables) > 30
     async with await open_storage(pg_url, clock=clock) as pg:
         assert await contents(pg, filled, clock) == await contents(source, filled, clock)
+        assert (await pg.get_channel_settings("discord", "chan-1")).notation == "playok"
+        assert [g.id for g in await pg.channel_games("discord", "chan-1")] == [filled["games"][0]]
         assert not await pg.mark_event_processed("event-1")  # seen before the move
         assert await pg.claim(["game:1"], "host-b", until=clock.now + timedelta(minutes=1)) == set()
 
@@ -212,7 +215,7 @@ async def test_changes_made_in_the_source_meanwhile_reach_the_target(
         RatingUpdate.after_game(await source.get_rating(filled["alice"], "makruk"), 1630.0, 280.0, 0.0599),
         RatingUpdate.after_game(await source.get_rating(filled["bob"], "sittuyin"), 1500.5, 300.0, 0.06),
     ])
-    await source.set_channel_settings(ChannelSettings("line", "C1", language="en"))
+    await source.set_channel_settings(ChannelSettings("line", "C1", language="en", notation="thai"))
     await source.mark_notices_sent(["later-1", "reply-1"])
     await source.prune_events(clock.now + timedelta(days=1))  # deletions elsewhere are not repeated
 
@@ -224,11 +227,13 @@ async def test_changes_made_in_the_source_meanwhile_reach_the_target(
     assert (counts["players"].inserted, counts["players"].updated) == (1, 1)
     assert (counts["ratings"].inserted, counts["ratings"].updated) == (1, 1)
     assert counts["outbox"].updated == 2
+    assert counts["channel_settings"].updated == 1
     assert (counts["processed_events"].source, counts["processed_events"].target) == (0, 1)
     ids = {**filled, "players": [*filled["players"], dave.id]}
     async with await open_storage(pg_url, clock=clock) as pg:
         assert await contents(pg, ids, clock) == await contents(source, ids, clock)
         assert len((await pg.get_game(active_id)).moves) == 1
+        assert (await pg.get_channel_settings("line", "C1")).notation == "thai"
 
 
 async def test_new_rows_in_postgres_get_ids_above_the_copied_ones(
