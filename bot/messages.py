@@ -6,7 +6,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 Platform = Literal["discord", "line", "console"]
-MAX_MESSAGE_LENGTH = 500  # longer chat text is refused before any parsing
+MAX_MESSAGE_LENGTH = 500  # longer chat text is refused before any parsing...
+# ...except a pasted game (``review`` or ``analyse`` and a PGN or move list), up to LINE's own
+# limit for a message (Discord's is lower: 2,000, or 4,000 with Nitro).
+MAX_PASTED_LENGTH = 5000
+PASTED_COMMANDS = frozenset({"review", "analyse"})
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,7 @@ class Board:
         self._key = key ^ self._set_up(fields)
         their_khun, our_khun = self.king(not self.turn), self.king(self.turn)  # -1: in hand (Sittuyin)
         if their_khun >= 0 and self.attackers_mask(self.turn, their_khun):
-            raise InvalidFenError(f"the side to move could capture the enemy Khun: {fen!r}")
+            raise InvalidFenError(f"the side to move could capture the enemy Khun: {fen!r}", code="fen_check")
         self.checkers_mask: Bitboard = self.attackers_mask(not self.turn, our_khun) if our_khun >= 0 else 0
         self._window = 0  # ply of the last irreversible move: no repetition reaches before it
         self._stack: list[_Undo] = []

@@ -20,7 +20,9 @@ class MakrukError(ValueError):
 
 
 class InvalidFenError(MakrukError):
-    """The text is not a valid Makruk position."""
+    """The text is not a valid Makruk position. Codes: ``invalid_fen`` (not a FEN), ``fen_khuns``
+    (not one Khun of each colour), ``fen_check`` (the side not to move is in check),
+    ``fen_bia_rank`` (a Bia on its last rank)."""
 
     code = "invalid_fen"
 

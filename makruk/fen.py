@@ -225,15 +225,15 @@ def _check_pieces(placement: list[int], pocket: tuple[int, ...], dialect: FenDia
     for khun, name in ((_WHITE_KHUN, "White"), (_BLACK_KHUN, "Black")):
         n = placement.count(khun) + pocket.count(khun)
         if n != 1:
-            raise InvalidFenError(f"{name} must have exactly one Khun, found {n}")
+            raise InvalidFenError(f"{name} must have exactly one Khun, found {n}", code="fen_khuns")
     if dialect.bia_on_last_rank:
         return
     for sq in range(56, 64):
         if placement[sq] == _WHITE_BIA:
-            raise InvalidFenError(f"a white Bia cannot stand on rank 8 (on {_name(sq)})")
+            raise InvalidFenError(f"a white Bia cannot stand on rank 8 (on {_name(sq)})", code="fen_bia_rank")
     for sq in range(8):
         if placement[sq] == _BLACK_BIA:
-            raise InvalidFenError(f"a black Bia cannot stand on rank 1 (on {_name(sq)})")
+            raise InvalidFenError(f"a black Bia cannot stand on rank 1 (on {_name(sq)})", code="fen_bia_rank")
 
 
 _WHITE_KHUN, _BLACK_KHUN = Piece(PieceType.KHUN, WHITE).code, Piece(PieceType.KHUN, BLACK).code

@@ -86,7 +86,8 @@ class ConsoleChat:
     def _save_image(self, reply: Reply) -> Path | None:
         if self.images is None or reply.image is None:
             return None
-        name = hashlib.sha256(reply.image).hexdigest()[:16] + ".png"
+        suffix = ".gif" if reply.image.startswith(b"GIF8") else ".png"  # export ID gif: a replay
+        name = hashlib.sha256(reply.image).hexdigest()[:16] + suffix
         path = self.images / name
         if not path.exists():
             path.write_bytes(reply.image)

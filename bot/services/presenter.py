@@ -17,7 +17,7 @@ from .notation import move_text
 log = logging.getLogger(__name__)
 
 HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", "draw", "count", "stopcount",
-                 "undo", "setup", "history", "export", "lang", "rating", "top", "help")
+                 "undo", "setup", "history", "export", "games", "lang", "notation", "rating", "top", "help")
 # Shown in help after the game's commands; the Discord door has slash commands for these too.
 MORE_HELP = ("hint", "review", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe", "notices")
 IMAGE_SIZE = 800
@@ -101,7 +101,7 @@ class Presenter:
         mover = "b" if board.turn else "w"
         if event == "moved" and last is not None:
             board.pop()
-            notation = move_text(language, board, last)
+            notation = move_text(language, board, last, settings.notation)
             board.push(last)
             lines.append(self.t(language, "game.moved", name=names[mover], move=notation))
         elif event == "selected":
@@ -126,16 +126,17 @@ class Presenter:
             text="\n".join(line for line in lines if line),
             language=language,
             board=board_view,
-            actions=(self._drops_on(language, board, selected) + self._actions(language, game, board))
-            if game.status == "active" else (),
+            actions=(self._drops_on(language, board, selected, settings.notation)
+                     + self._actions(language, game, board)) if game.status == "active" else (),
             game=view,
         )
 
-    def _drops_on(self, language: str, board: Board, selected: int | None) -> tuple[Action, ...]:
+    def _drops_on(self, language: str, board: Board, selected: int | None,
+                  notation: str | None) -> tuple[Action, ...]:
         """Tap-to-move in Sittuyin's deployment: a tapped square offers each piece that may go there."""
         if selected is None:
             return ()
-        return tuple(Action(m.uci(), move_text(language, board, m))
+        return tuple(Action(m.uci(), move_text(language, board, m, notation))
                      for m in board.legal_moves() if m.drop and m.to_square == selected)
 
     def _event_text(self, language, event, game, board, names, actor) -> str:
@@ -206,6 +207,16 @@ class Presenter:
             Action("resign", self.t(language, "action.resign")),
         ]
         return tuple(actions)
+
+    def replay(self, game: Game, *, flip: bool = False, coords: str = "latin") -> bytes | None:
+        """The game as a looping GIF (None where the renderers are not installed)."""
+        try:
+            from renderers import render_gif
+        except ImportError:
+            log.warning("renderers are not available; no replay")
+            return None
+        return render_gif(game.start_fen, [m.uci for m in game.moves], variant=game.variant, flip=flip,
+                          coords=coords)
 
     def render(self, view: BoardView) -> bytes | None:
         if self._render is None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ...services.games import MoveChoice
 
 BOARD_FILE = "board.png"
+REPLAY_FILE = "replay.gif"
 PGN_FILE = "makruk.pgn"
 EMBED_LIMIT = 4096
 PGN_INLINE_LIMIT = 3800
@@ -72,8 +73,9 @@ class Renderer:
             embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
                                  else self.t(reply.language, "discord.export.attached"))
         if reply.image is not None:
-            out.file = discord.File(io.BytesIO(reply.image), filename=BOARD_FILE)
-            embed.set_image(url=f"attachment://{BOARD_FILE}")
+            name = REPLAY_FILE if reply.image.startswith(b"GIF8") else BOARD_FILE  # export ID gif
+            out.file = discord.File(io.BytesIO(reply.image), filename=name)
+            embed.set_image(url=f"attachment://{name}")
         if reply.game is not None:
             embed.set_footer(text=self.footer(reply.language, reply.game))
         if reply.mentions:

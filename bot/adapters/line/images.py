@@ -70,6 +70,13 @@ class ImageStore:
         process's disk only (nothing says how to draw it again)."""
         return await asyncio.to_thread(self._stored, png)
 
+    async def stored_replay(self, gif: bytes) -> str:
+        """The URL of a GIF replay (``export ID gif``): LINE shows no GIF in a chat, so the
+        chat gets its link, which opens in LINE's browser."""
+        digest = hashlib.sha256(gif).hexdigest()
+        await asyncio.to_thread(self._write, self.directory / f"{digest}.gif", gif)
+        return f"{self.base_url}/images/{digest}.gif"
+
     def _base(self, picture: Picture) -> str:
         return f"{self.base_url}/pictures/{self._signer.token(picture)}"
 
@@ -128,6 +135,8 @@ class ImageStore:
 
     async def _get_image(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
+        if name.endswith(".gif") and _HASH.fullmatch(name.removesuffix(".gif")):
+            return self._file(self.directory / name, "image/gif")
         digest = name.removesuffix(".png").removesuffix("-preview")
         if not name.endswith(".png") or not _HASH.fullmatch(digest):
             raise web.HTTPNotFound()
@@ -173,10 +182,10 @@ class ImageStore:
         if not drawing.cancelled():
             drawing.exception()  # retrieved, should no request be left to see it
 
-    def _file(self, path: Path) -> web.StreamResponse:
+    def _file(self, path: Path, content_type: str = "image/png") -> web.StreamResponse:
         if not path.is_file():
             raise web.HTTPNotFound()
-        return web.FileResponse(path, headers={**_CACHE, "Content-Type": "image/png"})
+        return web.FileResponse(path, headers={**_CACHE, "Content-Type": content_type})
 
 
 def _shrink(png: bytes) -> bytes:

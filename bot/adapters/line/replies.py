@@ -111,6 +111,8 @@ class Composer:
             return self._imagemap(view, language, self._piece_areas(view, choices, language), "line.alt.pieces")
         if view is not None:  # drawn when LINE asks, by whichever process it reaches
             original, preview = self.images.picture(view)
+        elif reply.image is not None and reply.image.startswith(b"GIF8"):  # a replay: LINE shows no GIF
+            return {"type": "text", "text": await self.images.stored_replay(reply.image)}
         elif reply.image is not None:
             original, preview = await self.images.stored(reply.image)
         else:

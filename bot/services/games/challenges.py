@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from makruk import starting_fen
 from storage import ChannelBusy
 from storage.records import Color, Game, GameChanges, NewGame, Player, Seat
 
@@ -14,7 +13,7 @@ from ...messages import Reply, User
 from ..errors import Refusal
 from . import offers
 from .moves import engine_turns
-from .options import ChallengeOptions, parse_challenge_options
+from .options import ChallengeOptions, parse_challenge_options, start_position
 from .registry import CommandGroup
 from .timing import turn_times
 
@@ -48,7 +47,7 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         white=mine if color == "w" else theirs,
         black=theirs if color == "w" else mine,
         variant=options.variant or "makruk",
-        start_fen=starting_fen(options.variant or "makruk"),
+        start_fen=start_position(options),
         promotion=options.promotion or ctx.settings.promotion or "forced",
         perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
         move_seconds=_move_seconds(table, ctx, options),
@@ -73,7 +72,7 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
         white=Seat.human(me.id) if color == "w" else Seat.engine(level),
         black=Seat.engine(level) if color == "w" else Seat.human(me.id),
         variant=options.variant or "makruk",
-        start_fen=starting_fen(options.variant or "makruk"),
+        start_fen=start_position(options),
         promotion=options.promotion or ctx.settings.promotion or "forced",
         perpetual=options.perpetual or ctx.settings.perpetual or "forbid",
         move_seconds=seconds,

@@ -1,4 +1,4 @@
-"""The channel's own settings and help: ``lang`` and ``help``."""
+"""The channel's own settings and help: ``lang``, ``notation``, ``notices`` and ``help``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ...i18n import normalize_language
 from ...messages import Reply
 from ..errors import Refusal
+from ..notation import NOTATIONS
 from .registry import CommandGroup
 
 if TYPE_CHECKING:
@@ -27,6 +28,18 @@ async def lang(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         raise Refusal("bad_language")
     await table.storage.set_channel_settings(replace(ctx.settings, language=language))
     return [table.present.info(language, "language_set")]
+
+
+@commands.command("notation")
+async def notation(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    """How the bot writes moves in this chat: SAN, Thai notation or PlayOK's letters (every
+    notation is read whatever the choice)."""
+    word = table.catalog.word_for(args[0]) if len(args) == 1 else None
+    if word not in NOTATIONS:
+        raise Refusal("bad_notation")
+    await table.storage.set_channel_settings(replace(ctx.settings, notation=word))
+    return [table.present.info(ctx.language, "notation.set", notation=table.catalog.text(ctx.language,
+                                                                                         f"notation.{word}"))]
 
 
 @commands.command("help")

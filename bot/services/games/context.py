@@ -21,6 +21,11 @@ class Context:
     board: Board | None = None
     player: Player | None = None  # the sender, loaded by Table.player
 
+    @property
+    def notation(self) -> str | None:
+        """How the channel writes moves (``san``, ``thai``, ``playok``); None: by its language."""
+        return self.settings.notation
+
     def require_game(self) -> Game:
         """The channel's open game (a challenge or a game being played)."""
         if self.game is None:

@@ -16,7 +16,8 @@ from ...engines import EngineError
 from ...messages import Reply
 from ...pgn import export_pgn
 from ..errors import Refusal
-from ..notation import move_text
+from ..notation import NOTATIONS, move_text
+from .archive import finished_game, game_number
 from .counting import declare
 from .deployment import auto_drop
 from .ratings import rating_updates
@@ -69,7 +70,7 @@ def parse_move(ctx: Context, board: Board, text: str) -> Move:
     try:
         return board.parse_move(text)
     except AmbiguousMoveError as error:
-        names = ", ".join(move_text(ctx.language, board, m) for m in error.candidates)
+        names = ", ".join(move_text(ctx.language, board, m, ctx.notation) for m in error.candidates)
         raise Refusal("ambiguous", text=text[:20], candidates=names) from None
     except IllegalMoveError as error:
         raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
@@ -187,19 +188,18 @@ async def flip(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
 @commands.command("history")
 async def history(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     game = await _game_for_record(table, ctx)
-    language = ctx.language
+    notation = ctx.notation
     if args:
-        word = table.catalog.word_for(args[0])
-        if word not in ("thai", "san"):
+        notation = table.catalog.word_for(args[0])
+        if notation not in NOTATIONS:
             raise Refusal("bad_option", option=args[0][:20])
-        language = "th" if word == "thai" else "en"
     board = Board(game.start_fen, variant=game.variant, promotion=game.promotion, perpetual=game.perpetual)
     parts = []
     for i, record in enumerate(game.moves):
         played = Move.from_uci(record.uci)
         if board.turn or i == 0:
             parts.append(f"{board.fullmove_number}." if board.turn else f"{board.fullmove_number}...")
-        parts.append(move_text(language, board, played))
+        parts.append(move_text(ctx.language, board, played, notation))
         board.push(played)
     moves = " ".join(parts) if parts else table.catalog.text(ctx.language, "history.empty")
     return [table.present.info(ctx.language, "history", moves=moves, kind="history")]
@@ -207,7 +207,16 @@ async def history(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
 
 @commands.command("export")
 async def export(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
-    game = await _game_for_record(table, ctx)
+    """``export`` (the game being played, else the last one), ``export ID``, ``export ID gif``."""
+    number = game_number(args[0]) if args else None
+    if args and number is None:
+        raise Refusal("bad_option", option=args[0][:20])
+    gif = len(args) == 2 and table.catalog.word_for(args[1]) == "gif"
+    if len(args) > 2 or (len(args) == 2 and not gif):
+        raise Refusal("bad_option", option=args[-1][:20])
+    game = await finished_game(table, ctx, number) if number is not None else await _game_for_record(table, ctx)
+    if gif:
+        return [await table.replay(ctx, game)]
     names = table.names(game, await table.players_of(game))
     pgn = export_pgn(
         start_fen=game.start_fen, moves=[m.uci for m in game.moves], white=names["w"], black=names["b"],

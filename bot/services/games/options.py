@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from makruk import Board, InvalidFenError, starting_fen
 from storage.records import Perpetual, Promotion
 
 from ...i18n import Catalog
@@ -40,14 +41,20 @@ class ChallengeOptions:
     move_seconds: int | None = None
     rated: bool = True
     variant: str | None = None  # makruk.VARIANTS; None: Makruk
+    fen: str | None = None  # ``from FEN``: the position the game starts from (checked by start_position)
 
 
 def parse_challenge_options(catalog: Catalog, msg: Incoming, args: tuple[str, ...]) -> ChallengeOptions:
     """The options of ``new``, in any language; refused at the first word that is none."""
     options = ChallengeOptions()
     mentions = list(msg.mentions)
-    for token in args:
+    for i, token in enumerate(args):
         word = catalog.word_for(token)
+        if word == "from":  # the rest is the position: new bot 3 from <FEN>
+            options.fen = " ".join(args[i + 1:])
+            if not options.fen:
+                raise Refusal("fen.invalid_fen", text="-")
+            break
         variant = variant_named(catalog, token)
         if variant is not None:
             if options.variant not in (None, variant):
@@ -92,6 +99,21 @@ def parse_challenge_options(catalog: Catalog, msg: Incoming, args: tuple[str, ..
     if options.vs_bot and options.opponent is not None:
         raise Refusal("bad_option", option="@" + options.opponent.name[:20])
     return options
+
+
+def start_position(options: ChallengeOptions) -> str:
+    """The FEN the game starts from: the variant's start, or the one given, if it is a legal
+    position where the game is not already over; refused with the rules' reason otherwise."""
+    variant = options.variant or "makruk"
+    if options.fen is None:
+        return starting_fen(variant)
+    try:
+        board = Board(options.fen, variant=variant, promotion=options.promotion or "forced")
+    except InvalidFenError as error:
+        raise Refusal(f"fen.{error.code}", text=options.fen[:60]) from None
+    if board.outcome() is not None:
+        raise Refusal("fen.fen_game_over", text=options.fen[:60])
+    return board.fen()
 
 
 def parse_time(text: str) -> int:

@@ -31,7 +31,16 @@ from ...commands import Command, parse_command
 from ...config import Settings
 from ...engines import Engine, RandomMover
 from ...i18n import Catalog
-from ...messages import MAX_MESSAGE_LENGTH, GameView, Incoming, Platform, Reply, User
+from ...messages import (
+    MAX_MESSAGE_LENGTH,
+    MAX_PASTED_LENGTH,
+    PASTED_COMMANDS,
+    GameView,
+    Incoming,
+    Platform,
+    Reply,
+    User,
+)
 from ...observability.metrics import METRICS, Metrics, Outcome
 from ...scheduler import Job
 from ..claims import Claims
@@ -41,6 +50,7 @@ from ..presenter import Presenter, Render
 from ..puzzles import PuzzleService
 from . import (
     advice,
+    archive,
     challenges,
     channel,
     clock,
@@ -61,7 +71,7 @@ log = logging.getLogger(__name__)
 
 COMMANDS = Registry(
     challenges.commands, moves.commands, offers.commands, counting.commands, ratings.commands,
-    advice.commands, channel.commands, puzzle_routes.commands, deployment.commands,
+    advice.commands, channel.commands, puzzle_routes.commands, deployment.commands, archive.commands,
 )
 
 
@@ -135,8 +145,15 @@ class GameService:
                 log.exception("could not handle a message in %s/%s", msg.platform, msg.channel)
                 return [table.present.error(await self._language_safely(msg), "internal")], "error"
 
+    def _pasted_game(self, msg: Incoming) -> bool:
+        """A long message that is a game pasted for ``review`` or ``analyse`` (up to LINE's limit)."""
+        if len(msg.text) > MAX_PASTED_LENGTH:
+            return False
+        head = parse_command(msg.text[:40], self.table.catalog)
+        return head is not None and head.name in PASTED_COMMANDS and not head.bare_move
+
     async def _handle(self, msg: Incoming) -> list[Reply]:
-        if len(msg.text) > MAX_MESSAGE_LENGTH:
+        if len(msg.text) > MAX_MESSAGE_LENGTH and not self._pasted_game(msg):
             if not msg.addressed:
                 return []
             raise Refusal("too_long", limit=MAX_MESSAGE_LENGTH)

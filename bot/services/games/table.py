@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import random
 import weakref
 from collections import OrderedDict
@@ -197,6 +198,17 @@ class Table:
         loop = asyncio.get_running_loop()
         image = await loop.run_in_executor(self._render_pool, self.present.render, reply.board)
         return dataclasses.replace(reply, image=image)
+
+    async def replay(self, ctx: Context, game: Game) -> Reply:
+        """``export ID gif``: the game's GIF replay, drawn off the event loop."""
+        names = self.names(game, await self.players_of(game))
+        coords = ctx.settings.coordinates or ("thai" if ctx.language == "th" else "latin")
+        loop = asyncio.get_running_loop()
+        gif = await loop.run_in_executor(self._render_pool, functools.partial(self.present.replay, game,
+                                                                              coords=coords))
+        text = self.present.t(ctx.language, "export.gif", id=game.id, white=names["w"], black=names["b"],
+                              result=game.result or "*")
+        return Reply(kind="replay", text=text, language=ctx.language, image=gif)
 
     # --- the end of a game ------------------------------------------------------------
 
