@@ -49,8 +49,9 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
     commands = await payload(service, settings)
     assert [c["name"] for c in commands] == ["makruk", "makruk-server"]
     played = {o["name"] for o in commands[0]["options"]}
-    # lang is a server setting (see the next test); hint, review and the puzzles join the game's
-    assert played == set(HELP_COMMANDS) - {"lang"} | {"hint", "review", "puzzle", "giveup", "streak", "puzzletop"}
+    # lang and notation are server settings (see the next test); hint, review and the puzzles join the game's
+    assert played == set(HELP_COMMANDS) - {"lang", "notation"} | {"hint", "review", "puzzle", "giveup", "streak",
+                                                                  "puzzletop"}
     seen = 0
     for path, entry, siblings in walk(commands):
         seen += 1
@@ -65,14 +66,14 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
         for choice in entry.get("choices") or []:
             for locale in LOCALES:
                 assert 1 <= len(choice["name_localizations"].get(locale, "")) <= 100, (path, choice, locale)
-    assert seen == 3 + 27 + 17  # groups, commands, options
+    assert seen == 3 + 29 + 21  # groups, commands, options
 
 
 async def test_settings_need_manage_server_and_play_does_not(service, settings):
     play, server = await payload(service, settings)
     assert play["default_member_permissions"] is None and play["dm_permission"]
     assert server["default_member_permissions"] == MANAGE_SERVER and not server["dm_permission"]
-    assert [o["name"] for o in server["options"]] == ["lang", "notices", "puzzle"]
+    assert [o["name"] for o in server["options"]] == ["lang", "notation", "notices", "puzzle"]
     lang = next(o for o in server["options"] if o["name"] == "lang")
     # Khmer too, though Discord has no Khmer locale of its own: a server chooses it here.
     assert [c["value"] for c in lang["options"][0]["choices"]] == ["th", "en", "ja", "km"]

@@ -28,7 +28,7 @@ COLOURS = [Choice(name=text(f"discord.choice.{c}"), value=c) for c in ("white", 
 PROMOTIONS = [Choice(name=text(f"discord.choice.{p}"), value=p) for p in ("forced", "optional")]
 PERPETUALS = [Choice(name=text(f"discord.choice.perpetual_{p}"), value=f"perpetual-{p}") for p in ("forbid", "draw")]
 TIMES = [Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", "1h", "1d", "3d", "7d")]
-NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai")]
+NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai", "playok")]
 LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in i18n.LANGUAGES]
 SWITCHES = [Choice(name=text(f"discord.choice.{state}"), value=state) for state in ("on", "off")]
 VARIANT_CHOICES = [Choice(name=text(f"variant.{variant}"), value=variant) for variant in VARIANTS]
@@ -61,22 +61,26 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     @app_commands.rename(opponent=text("discord.opt.opponent"), level=text("discord.opt.bot"),
                          colour=text("discord.opt.colour"), promotion=text("discord.opt.promotion"),
                          perpetual=text("discord.opt.perpetual"), time=text("discord.opt.time"),
-                         rated=text("discord.opt.rated"), variant=text("discord.opt.variant"))
+                         rated=text("discord.opt.rated"), variant=text("discord.opt.variant"),
+                         fen=text("discord.opt.fen"))
     @app_commands.describe(opponent=text("discord.opt.opponent.about"), level=text("discord.opt.bot.about"),
                            colour=text("discord.opt.colour.about"), promotion=text("discord.opt.promotion.about"),
                            perpetual=text("discord.opt.perpetual.about"), time=text("discord.opt.time.about"),
-                           rated=text("discord.opt.rated.about"), variant=text("discord.opt.variant.about"))
+                           rated=text("discord.opt.rated.about"), variant=text("discord.opt.variant.about"),
+                           fen=text("discord.opt.fen.about"))
     @app_commands.choices(colour=COLOURS, promotion=PROMOTIONS, perpetual=PERPETUALS, time=TIMES,
                           variant=VARIANT_CHOICES)
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   level: Range[int, 1, 8] | None = None, colour: Choice[str] | None = None,
                   promotion: Choice[str] | None = None, perpetual: Choice[str] | None = None,
                   time: Choice[str] | None = None, rated: bool | None = None,
-                  variant: Choice[str] | None = None) -> None:
+                  variant: Choice[str] | None = None, fen: Range[str, 10, 120] | None = None) -> None:
         if opponent is not None and self.bot.user is not None and opponent.id == self.bot.user.id:
             opponent, level = None, level or 1  # challenging the bot itself means playing it
         words = new_command(opponent, level, [o.value for o in (variant, colour, promotion, perpetual) if o],
                             time.value if time else None, rated)
+        if fen:
+            words += f" from {fen}"
         await self.bot.door.command(interaction, words, mentions=[opponent] if opponent else [],
                                     slow=level is not None)
 
@@ -112,7 +116,15 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
     async def history(self, interaction: discord.Interaction, notation: Choice[str] | None = None) -> None:
         await self.bot.door.command(interaction, f"history {notation.value}" if notation else "history")
 
-    export = says("export")
+    @app_commands.command(name=text("discord.cmd.export"), description=text("discord.cmd.export.about"))
+    @app_commands.rename(game=text("discord.opt.game"), gif=text("discord.opt.gif"))
+    @app_commands.describe(game=text("discord.opt.game.about"), gif=text("discord.opt.gif.about"))
+    async def export(self, interaction: discord.Interaction, game: Range[int, 1] | None = None,
+                     gif: bool | None = None) -> None:
+        words = ["export"] + ([str(game)] if game is not None else []) + (["gif"] if gif and game else [])
+        await self.bot.door.command(interaction, " ".join(words), slow=bool(gif))
+
+    games = says("games")
 
     @app_commands.command(name=text("discord.cmd.rating"), description=text("discord.cmd.rating.about"))
     @app_commands.rename(player=text("discord.opt.player"), variant=text("discord.opt.variant"))
@@ -171,6 +183,13 @@ class ServerCommands(commands.GroupCog, group_name=text("discord.cmd.server"),
     @app_commands.choices(language=LANGUAGES)
     async def lang(self, interaction: discord.Interaction, language: Choice[str]) -> None:
         await self.bot.door.command(interaction, f"lang {language.value}")
+
+    @app_commands.command(name=text("discord.cmd.notation"), description=text("discord.cmd.notation.about"))
+    @app_commands.rename(notation=text("discord.opt.notation"))
+    @app_commands.describe(notation=text("discord.opt.notation.about"))
+    @app_commands.choices(notation=NOTATIONS)
+    async def notation(self, interaction: discord.Interaction, notation: Choice[str]) -> None:
+        await self.bot.door.command(interaction, f"notation {notation.value}")
 
     @app_commands.command(name=text("discord.cmd.notices"), description=text("discord.cmd.notices.about"))
     @app_commands.rename(state=text("discord.opt.notices"))

@@ -1,0 +1,37 @@
+"""Players' own games through the Discord door: ``/makruk new fen:``, ``/makruk games``,
+``/makruk export game: gif:`` and ``/makruk-server notation``."""
+
+from __future__ import annotations
+
+from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord
+
+
+async def finished_game(api: FakeDiscord) -> None:
+    await api.slash(ALICE, "new", opponent=BOB)
+    await api.click(BOB, api.sent[-1], "makruk:btn:accept")
+    await api.slash(ALICE, "move", move="e3e4")
+    await api.slash(BOB, "resign")
+
+
+async def test_new_from_a_fen(bot, discord_api, storage):
+    fen = "4k3/8/8/8/8/8/3R4/4K3 w - - 0 1"
+    await discord_api.slash(ALICE, "new", opponent=BOB, fen=fen)
+    await discord_api.click(BOB, discord_api.sent[-1], "makruk:btn:accept")
+    game = await storage.active_game("discord", str(CHANNEL_ID))
+    assert game.start_fen == fen
+
+
+async def test_games_and_an_exported_replay(bot, discord_api, storage):
+    api = discord_api
+    await finished_game(api)
+    api.clear()
+    await api.slash(ALICE, "games")
+    assert "#1 " in api.sent[-1].text
+    api.clear()
+    await api.slash(ALICE, "export", game=1, gif=True)
+    replay = next(s for s in api.sent if s.files)
+    assert replay.files[0][0] == "replay.gif" and replay.files[0][1].startswith(b"GIF8")
+    api.clear()
+    await api.slash(ALICE, "export", game=1)
+    pgn = next(s for s in api.sent if s.files)
+    assert pgn.files[0][0].endswith(".pgn") and b"1. e4" in pgn.files[0][1]
