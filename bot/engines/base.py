@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from makruk import Board, CountEvent, Move
@@ -52,17 +52,25 @@ class Analysis:
 
 @dataclass(frozen=True)
 class EnginePosition:
-    """A game as an engine needs it; plain data, so it can cross into another process."""
+    """A game as an engine needs it; plain data, so it can cross into another process.
+
+    ``variant`` is the game's member of the family, by its Fairy-Stockfish name (``makruk.VARIANTS``).
+
+    >>> from makruk import starting_fen
+    >>> EnginePosition(starting_fen("sittuyin"), ("R@a1",), variant="sittuyin").board().fen()
+    '8/8/4pppp/pppp4/4PPPP/PPPP4/8/R7[KSSFRNNkssfrrnn] b - - 0 1'
+    """
 
     start_fen: str
     moves: tuple[str, ...]
     events: tuple[CountEvent, ...] = ()
     promotion: Promotion = "forced"
     perpetual: Perpetual = "forbid"
+    variant: str = "makruk"
 
     def board(self) -> Board:
         """The board after the game's moves and count events (checked when they were stored)."""
-        board = Board(self.start_fen, promotion=self.promotion, perpetual=self.perpetual)
+        board = Board(self.start_fen, variant=self.variant, promotion=self.promotion, perpetual=self.perpetual)
         board.replay(self.moves, self.events, trusted=True)
         return board
 
@@ -113,11 +121,17 @@ def rules_move(board: Board) -> str:
 
 
 def final_analysis(board: Board) -> Analysis | None:
-    """The analysis of a position whose game is over (None while it goes on)."""
+    """The analysis of a position whose game is over (None while it goes on): a lost game (the
+    side to move checkmated, or checked in Kar Ouk) is mate 0, a draw 0.
+
+    >>> checked = "R3k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    >>> final_analysis(Board(checked)), final_analysis(Board(checked, variant="karouk"))
+    (None, Analysis(score_cp=None, mate=0, pv=(), depth=0, nodes=0))
+    """
     outcome = board.outcome()
     if outcome is None:
         return None
-    if outcome.reason == "checkmate":
+    if outcome.winner is not None:
         return Analysis(None, 0, ())
     return Analysis(0, None, ())
 
@@ -125,7 +139,6 @@ def final_analysis(board: Board) -> Analysis | None:
 def game_positions(position: EnginePosition) -> list[EnginePosition]:
     """Every position of a game, from the start to its last move, each with its count events."""
     return [
-        EnginePosition(position.start_fen, position.moves[:ply],
-                       tuple(e for e in position.events if e.ply <= ply), position.promotion, position.perpetual)
+        replace(position, moves=position.moves[:ply], events=tuple(e for e in position.events if e.ply <= ply))
         for ply in range(len(position.moves) + 1)
     ]

@@ -8,6 +8,12 @@ allowed, its own counting), so callers check its moves with ours (and may ask ag
 ``searchmoves``: our legal moves only). Code without an event loop (the puzzle
 generator) uses ``SyncUciEngine`` in ``uci_sync``, which runs these same calls.
 
+Variants: each position names its own (``EnginePosition.variant``), and one process plays them
+all. Before a position of another variant than the last, the process is switched to it
+(``setoption name UCI_Variant``, then ``ucinewgame`` and ``isready``, so that no hash entry of
+the other variant is taken for this one's); the FEN and the moves go as the rules core writes
+them (Sittuyin's pocket ``[...]`` and drops ``R@a1``, Ouk's ``DEde`` flags).
+
 Bound scores: when a search falls out of its aspiration window, the engine reports a score that
 only bounds the truth (``score cp 35 lowerbound``: 35 or more; ``upperbound``: 35 or less) with
 an unfinished line. The parser keeps such a score and records its bound. A search's result
@@ -41,6 +47,7 @@ WRITE_SECONDS = 5.0  # an engine that does not read its input for this long is t
 QUIT_SECONDS = 2.0
 NODES_PER_SECOND_FLOOR = 100_000  # for the timeout of a node-limited search on a slow machine
 LINE_LIMIT = 1 << 20  # bytes in one line of output (long MultiPV lines)
+START_VARIANT = "makruk"  # set in the handshake; a position of another variant switches the process
 
 Bound = Literal["lower", "upper"]
 _BOUNDS: dict[str, Bound] = {"lowerbound": "lower", "upperbound": "upper"}
@@ -115,14 +122,12 @@ class UciResult:
 
 
 class UciEngine:
-    """Fairy-Stockfish set to a variant (Makruk), with ``options`` sent once per process."""
+    """Fairy-Stockfish, with ``options`` sent once per process and each position's variant."""
 
     name = "fairy-stockfish"
 
-    def __init__(self, path: str, *, variant: str = "makruk", options: dict[str, object] | None = None,
-                 margin: float = 2.0) -> None:
+    def __init__(self, path: str, *, options: dict[str, object] | None = None, margin: float = 2.0) -> None:
         self.path = path
-        self.variant = variant
         self.options = {"Threads": 1, "Hash": 32, **(options or {})}
         self.margin = margin  # seconds a timed search may overrun its limit before it is stopped
         self.searching = False  # a "go" is running (tests watch this to kill the process mid-search)
@@ -130,6 +135,7 @@ class UciEngine:
         self._process: asyncio.subprocess.Process | None = None
         self._lock = asyncio.Lock()
         self._sent_options: dict[str, object] = {}
+        self._dying: set[asyncio.subprocess.Process] = set()  # killed, not yet reaped
 
     @property
     def pid(self) -> int | None:
@@ -150,6 +156,7 @@ class UciEngine:
         if timeout is None:
             timeout = self._timeout(nodes=nodes, movetime=movetime)
         async with self._conversation():
+            await self._use_variant(position.variant)
             await self._set_option("Skill Level", skill)
             await self._set_option("MultiPV", multipv)
             await self._send(position_command(position))
@@ -227,13 +234,21 @@ class UciEngine:
                 self.id_name = line.removeprefix("id name ").strip()
         for name, value in self.options.items():
             await self._set_option(name, value)
-        await self._set_option("UCI_Variant", self.variant)
+        await self._set_option("UCI_Variant", START_VARIANT)
         await self._ready()
         log.info("Fairy-Stockfish started (pid %d, %s)", self._process.pid, self.path)
 
     async def _ready(self) -> None:
         await self._send("isready")
         await self._read_until("readyok", START_SECONDS)
+
+    async def _use_variant(self, variant: str) -> None:
+        """Switches the process to ``variant`` unless it plays it already."""
+        if self._sent_options.get("UCI_Variant") == variant:
+            return
+        await self._set_option("UCI_Variant", variant)
+        await self._send("ucinewgame")  # the hash holds the other variant's positions
+        await self._ready()
 
     async def _set_option(self, name: str, value: object) -> None:
         if self._sent_options.get(name) != value:
@@ -297,22 +312,30 @@ class UciEngine:
                 move = words[1] if len(words) > 1 and words[1] not in ("(none)", "0000") else None
                 return UciResult(move, final_lines(infos), tuple(infos), stopped)
 
-    def _kill_now(self) -> asyncio.subprocess.Process | None:
+    def _kill_now(self) -> None:
+        """Kills the process without waiting; the next ``_kill`` (or ``aclose``) reaps it."""
         process, self._process = self._process, None
-        if process is not None and process.returncode is None:
+        if process is None:
+            return
+        self._dying.add(process)
+        if process.returncode is None:
             try:
                 process.kill()
             except ProcessLookupError:
                 pass
-        return process
 
     async def _kill(self) -> None:
-        process = self._kill_now()
-        if process is not None:
+        """Kills the process and reaps it and any killed before, closing their pipes (so that
+        no transport is left for the garbage collector after the event loop is gone)."""
+        self._kill_now()
+        for process in list(self._dying):
             try:
                 await asyncio.wait_for(process.wait(), QUIT_SECONDS)
             except TimeoutError:
-                pass
+                continue
+            if process.stdin is not None:
+                process.stdin.close()
+            self._dying.discard(process)
 
 
 # --- the protocol's text ------------------------------------------------------------------

@@ -14,9 +14,9 @@ from .uci import UciEngine, UciResult
 
 
 class SyncUciEngine:
-    def __init__(self, path: str, *, variant: str = "makruk", options: dict[str, object] | None = None) -> None:
+    def __init__(self, path: str, *, options: dict[str, object] | None = None) -> None:
         self._runner = asyncio.Runner()
-        self.engine = UciEngine(path, variant=variant, options=options)
+        self.engine = UciEngine(path, options=options)
 
     @property
     def id_name(self) -> str | None:

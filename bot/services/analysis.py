@@ -55,7 +55,8 @@ async def hint(engine: Engine, present: Presenter, language: str, board: Board, 
 async def review(engine: Engine, present: Presenter, language: str, game: Game, names: dict[str, str]) -> Reply:
     """The finished ``game`` analysed: an evaluation graph and its biggest mistakes."""
     position = EnginePosition(game.start_fen, tuple(m.uci for m in game.moves),
-                              tuple(CountEvent.load_all(game.counting)), game.promotion, game.perpetual)
+                              tuple(CountEvent.load_all(game.counting)), game.promotion, game.perpetual,
+                              variant=game.variant)
     try:
         analyses = await engine.analyse_game(position, seconds=REVIEW_SECONDS)
     except EngineError as error:
@@ -99,7 +100,8 @@ class PlyReview:
 
 def review_plies(position: EnginePosition, analyses: list[Analysis]) -> list[PlyReview]:
     """Each move with the values around it; ``analyses[i]`` is the position after ``i`` moves."""
-    board = Board(position.start_fen, promotion=position.promotion, perpetual=position.perpetual)
+    board = Board(position.start_fen, variant=position.variant, promotion=position.promotion,
+                  perpetual=position.perpetual)
     events: dict[int, list[str]] = {}
     for event in position.events:
         events.setdefault(event.ply, []).append(event.kind)

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.engines import EnginePosition
 from bot.engines.builtin.pool import think
 from bot.engines.builtin.search import Limits, SearchResult
-from makruk import Board, CountEvent, Move
+from makruk import Board, CountEvent, Move, starting_fen
 
 Player = Callable[[EnginePosition], Awaitable[str]]
 
@@ -66,6 +66,28 @@ def _random_walk(fen: str, plies: int, rng: random.Random) -> EnginePosition | N
     return EnginePosition(fen, tuple(moves), tuple(events))
 
 
+def variant_positions(variant: str, count: int, seed: int) -> list[EnginePosition]:
+    """``count`` positions of ``variant`` whose game goes on, after 0-150 random plies from its start
+    (captures preferred now and then, so that promotions and bare Khuns come up)."""
+    rng = random.Random(seed)
+    fen = starting_fen(variant)
+    positions: list[EnginePosition] = []
+    while len(positions) < count:
+        board = Board(fen, variant=variant)
+        moves: list[str] = []
+        for _ in range(rng.randrange(0, 150)):
+            legal = board.legal_moves()
+            captures = [m for m in legal if m.promotion or (board.piece_at(m.to_square) and not m.drop)]
+            move = rng.choice(captures if captures and rng.random() < 0.5 else legal)
+            board.push(move)
+            if board.outcome() is not None:
+                board.pop()
+                break
+            moves.append(move.uci())
+        positions.append(EnginePosition(fen, tuple(moves), variant=variant))
+    return positions
+
+
 def legal_ucis(position: EnginePosition) -> set[str]:
     return {m.uci() for m in position.board().legal_moves()}
 
@@ -76,16 +98,18 @@ def push_uci(board: Board, uci: str) -> None:
     board.push(move)
 
 
-async def play_out(players: dict[bool, Player], *, max_plies: int, fen: str = Board.starting_fen,
-                   declares: Callable[[EnginePosition], Awaitable[bool]] | None = None,
+async def play_out(players: dict[bool, Player], *, max_plies: int, fen: str | None = None,
+                   declares: Callable[[EnginePosition], Awaitable[bool]] | None = None, variant: str = "makruk",
                    ) -> tuple[Board, EnginePosition]:
-    """Plays ``players[board.turn](position) -> uci`` until the game ends or ``max_plies``;
-    ``declares(position) -> bool`` decides the counts. Every move is checked against our rules."""
-    board = Board(fen)
+    """Plays ``players[board.turn](position) -> uci`` until the game ends or ``max_plies``, from
+    ``fen`` (the variant's start by default); ``declares(position) -> bool`` decides the counts.
+    Every move is checked against our rules."""
+    fen = fen or starting_fen(variant)
+    board = Board(fen, variant=variant)
     moves: list[str] = []
     events: list[CountEvent] = []
     while board.outcome() is None and board.ply < max_plies:
-        position = EnginePosition(fen, tuple(moves), tuple(events))
+        position = EnginePosition(fen, tuple(moves), tuple(events), variant=variant)
         if board.can_declare_count() and declares is not None and await declares(position):
             board.declare_count()
             events.append(CountEvent(board.ply, "count"))
@@ -93,7 +117,7 @@ async def play_out(players: dict[bool, Player], *, max_plies: int, fen: str = Bo
         uci = await players[board.turn](position)
         push_uci(board, uci)
         moves.append(uci)
-    return board, EnginePosition(fen, tuple(moves), tuple(events))
+    return board, EnginePosition(fen, tuple(moves), tuple(events), variant=variant)
 
 
 def random_mover(seed: int) -> Player:

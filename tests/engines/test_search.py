@@ -8,7 +8,7 @@ import pytest
 
 from bot.engines import Analysis, EnginePosition
 from bot.engines.builtin import wants_count
-from bot.engines.builtin.evaluation import move_delta, scores, static_eval
+from bot.engines.builtin.evaluation import TABLES, move_delta, scores, static_eval
 from bot.engines.builtin.search import MATE, Limits, Searcher, SearchResult, pick_near_best
 from bot.engines.levels import LEVELS, builtin_level, level, rating
 from bot.engines.uci import parse_info
@@ -69,10 +69,10 @@ def test_incremental_values_match_a_fresh_count():
     for position in random_positions(30, seed=3):
         board = position.board()
         for move in board.legal_moves()[:8]:
-            mg, eg = scores(board.placement())
-            d_mg, d_eg = move_delta(board.piece_codes, move)
+            mg, eg = scores(board)
+            d_mg, d_eg = move_delta(board, move, TABLES["makruk"])
             board.push(move)
-            assert scores(board.placement()) == (mg + d_mg, eg + d_eg)
+            assert scores(board) == (mg + d_mg, eg + d_eg)
             board.pop()
 
 

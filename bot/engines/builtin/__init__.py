@@ -113,7 +113,8 @@ def _is_legal(uci: str | None, legal: list[Move]) -> bool:
 
 
 def wants_count(board: Board) -> bool:
-    """Declares when bare (the pieces' honour), or when clearly behind (the board's honour)."""
+    """Declares when bare (the pieces' honour), or when clearly behind (the board's honour); never
+    in ASEAN and Sittuyin, whose count starts by itself (``can_declare_count`` is None there)."""
     kind = board.can_declare_count()
     if kind == "pieces":
         return True

@@ -1,21 +1,27 @@
-"""A Makruk evaluation in centipawns: material, piece squares, Bia advancement, Khun safety,
-Rua and Ma mobility, and the endgame knowledge the counting rules call for.
+"""The evaluation of the Makruk family in centipawns: material, piece squares, Bia advancement,
+Khun safety, Rua and Ma mobility, and the endgame knowledge the counting rules call for.
 
 Material and piece-square values are kept incrementally by the search (``scores`` once,
-``move_delta`` per move, both signed White-positive); ``evaluate`` adds the terms that need
-the whole position and answers from the side to move's point of view.
+``move_delta`` per move, both signed White-positive, from the variant's ``Tables``);
+``evaluate`` adds the terms that need the whole position and answers from the side to move's
+point of view. The variants share the pieces and most values; what differs is where a Bia
+promotes (the Bia's squares), how the count starts (declared, or by itself in ASEAN and
+Sittuyin) and which material is a dead draw (Makruk's table, or two bare Khuns).
 
 >>> from makruk import Board
->>> evaluate(Board(), *scores(Board().placement()))
-0
+>>> evaluate(Board(), *scores(Board())), evaluate(Board(variant="asean"), *scores(Board(variant="asean")))
+(0, 0)
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from makruk import Board
 from makruk import attacks as A
 from makruk.counting import is_dead_material, pieces_honour_limit
 from makruk.types import BLACK_OFFSET, Move, PieceType
+from makruk.variants import AseanBoard, SittuyinBoard
 
 BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
 
@@ -76,6 +82,25 @@ _BIA = _table([
     [0] * 8,
     [0] * 8,
 ])
+# ASEAN: a Bia promotes on the last rank, most often to a Rua, so the last steps are worth most.
+_BIA_ASEAN = _table([
+    [0] * 8,
+    [80, 80, 85, 90, 90, 85, 80, 80],
+    [40, 40, 45, 50, 50, 45, 40, 40],
+    [20, 22, 26, 32, 32, 26, 22, 20],
+    [8, 10, 14, 20, 20, 14, 10, 8],
+    [0, 0, 2, 6, 6, 2, 0, 0],
+    [0] * 8,
+    [0] * 8,
+])
+# Sittuyin: a Bia promotes to a Sit-ke by a move of its own on the long diagonals of the enemy
+# half; the last rank is a dead end. Symmetric in the files, as Black's Bia stand White's turned round.
+_SITTUYIN_RANKS = [0, 0, 0, 6, 16, 24, 26, 10]
+_SITTUYIN_PROMOTION = {56, 49, 42, 35, 36, 45, 54, 63}
+_BIA_SITTUYIN = [
+    _SITTUYIN_RANKS[sq >> 3] + (0, 0, 2, 4, 4, 2, 0, 0)[sq & 7] + (12 if sq in _SITTUYIN_PROMOTION else 0)
+    for sq in range(64)
+]
 _KHUN_MG = _table([
     [-60, -60, -60, -60, -60, -60, -60, -60],
     [-50, -50, -50, -50, -50, -50, -50, -50],
@@ -99,10 +124,16 @@ _RUA = _table([
 ])
 
 
-def _piece_squares() -> tuple[list[list[int]], list[list[int]]]:
+class Tables(NamedTuple):
     """Signed (White +, Black -) material plus square values per piece code and square."""
+
+    mg: list[list[int]]
+    eg: list[list[int]]
+
+
+def _piece_squares(bia: list[int]) -> Tables:
     positional_mg = {
-        BIA: _BIA,
+        BIA: bia,
         BIA_NGAI: [c // 2 for c in _CENTRE],
         MET: [c // 2 for c in _CENTRE],
         KHON: [c // 2 + (4 if sq >> 3 in (2, 3, 4) else 0) for sq, c in enumerate(_CENTRE)],
@@ -111,7 +142,7 @@ def _piece_squares() -> tuple[list[list[int]], list[list[int]]]:
         KHUN: _KHUN_MG,
     }
     positional_eg = {
-        BIA: [v + v // 2 for v in _BIA],
+        BIA: [v + v // 2 for v in bia],
         BIA_NGAI: _CENTRE,
         MET: _CENTRE,
         KHON: _CENTRE,
@@ -128,32 +159,89 @@ def _piece_squares() -> tuple[list[list[int]], list[list[int]]]:
             mirrored = sq ^ 56  # Black's square seen from its own side
             mg[kind + BLACK_OFFSET][sq] = -(value_mg + positional_mg[kind][mirrored])
             eg[kind + BLACK_OFFSET][sq] = -(value_eg + positional_eg[kind][mirrored])
-    return mg, eg
+    return Tables(mg, eg)
 
 
-MG, EG = _piece_squares()
+_MAKRUK_TABLES = _piece_squares(_BIA)
+TABLES: dict[str, Tables] = {
+    "makruk": _MAKRUK_TABLES,
+    "makpong": _MAKRUK_TABLES,
+    "cambodian": _MAKRUK_TABLES,
+    "karouk": _MAKRUK_TABLES,  # Ouk Chatrang where the first check wins: a check is scored as a mate
+    "asean": _piece_squares(_BIA_ASEAN),
+    "sittuyin": _piece_squares(_BIA_SITTUYIN),
+}
+
+
+def tables_for(variant: str) -> Tables:
+    """The values of ``variant``'s pieces (Makruk's for a variant not in ``TABLES``; a test keeps it complete)."""
+    return TABLES.get(variant, _MAKRUK_TABLES)
+
+
+# A drop (Sittuyin's deployment) by its letter: the piece code of White's piece.
+_DROPPED = {"K": KHUN, "F": MET, "S": KHON, "N": MA, "R": RUA}
+_AUTOMATIC_COUNT = (AseanBoard, SittuyinBoard)
+
+
+def counts_by_itself(board: Board) -> bool:
+    """Whether the count starts by itself (ASEAN, Sittuyin) rather than being declared (Makruk's family).
+
+    >>> counts_by_itself(Board(variant="asean")), counts_by_itself(Board(variant="cambodian"))
+    (True, False)
+    """
+    return isinstance(board, _AUTOMATIC_COUNT)
+
+
 _CENTRE_DISTANCE = [max(3 - min(sq & 7, 7 - (sq & 7)), 3 - min(sq >> 3, 7 - (sq >> 3))) for sq in range(64)]
 
 
-def scores(placement) -> tuple[int, int]:
-    """Signed (middlegame, endgame) material and square values of a placement."""
+def scores(board: Board, tables: Tables | None = None) -> tuple[int, int]:
+    """Signed (middlegame, endgame) material and square values of the pieces on ``board``."""
+    mg_table, eg_table = tables or tables_for(board.variant)
     mg = eg = 0
-    for sq, code in enumerate(placement):
+    for sq, code in enumerate(board.piece_codes):
         if code:
-            mg += MG[code][sq]
-            eg += EG[code][sq]
+            mg += mg_table[code][sq]
+            eg += eg_table[code][sq]
     return mg, eg
 
 
-def move_delta(squares: list[int], move: Move) -> tuple[int, int]:
-    """How ``move`` (not yet made on ``squares``) changes the values of ``scores``."""
+def move_delta(board: Board, move: Move, tables: Tables) -> tuple[int, int]:
+    """How ``move`` (not yet made on ``board``) changes the values of ``scores`` (from ``tables``)."""
     frm, to = move.from_square, move.to_square
-    code = squares[frm]
-    captured = squares[to]
-    new = code + 1 if move.promotion else code  # Bia -> Bia Ngai is the next code
-    d_mg = MG[new][to] - MG[code][frm] - MG[captured][to]
-    d_eg = EG[new][to] - EG[code][frm] - EG[captured][to]
-    return d_mg, d_eg
+    if move.promotion or frm == to:
+        return _promotion_or_drop_delta(board, move, tables)
+    squares = board.piece_codes
+    mg, eg = tables
+    code, captured = squares[frm], squares[to]
+    return mg[code][to] - mg[code][frm] - mg[captured][to], eg[code][to] - eg[code][frm] - eg[captured][to]
+
+
+def _promotion_or_drop_delta(board: Board, move: Move, tables: Tables) -> tuple[int, int]:
+    mg, eg = tables
+    frm, to = move.from_square, move.to_square
+    if move.drop:  # Sittuyin's deployment
+        new = _DROPPED[move.drop] + (0 if board.turn else BLACK_OFFSET)
+        return mg[new][to], eg[new][to]
+    code = board.piece_codes[frm]
+    new = (board.promoted_kind(move) or BIA_NGAI) + code - BIA  # a Bia Ngai, ASEAN's choice, a Sit-ke
+    captured = board.piece_codes[to] if to != frm else 0  # Sittuyin's Bia may promote where it stands
+    return mg[new][to] - mg[code][frm] - mg[captured][to], eg[new][to] - eg[code][frm] - eg[captured][to]
+
+
+def promotion_gain(board: Board, move: Move) -> int:
+    """What a promotion adds to the material (for delta pruning); 0 for other moves."""
+    kind = board.promoted_kind(move)
+    return ORDER_VALUE[kind] - ORDER_VALUE[BIA] if kind is not None else 0
+
+
+def hand_value(board: Board) -> int:
+    """The pieces still in hand (Sittuyin's deployment), for the side to move: ours minus theirs."""
+    value = 0
+    for color, sign in ((board.turn, 1), (not board.turn, -1)):
+        for kind, number in board.pocket(color).items():
+            value += sign * number * VALUES[kind][0]
+    return value
 
 
 def evaluate(board: Board, mg: int, eg: int) -> int:
@@ -205,9 +293,12 @@ def _mobility(bb: list[int], occupied: int, occ_white: int, occ_black: int) -> i
 
 def _endgame(board: Board, score: int, white_k: int, black_k: int) -> int:
     """No unpromoted Bia: counting and dead material decide what the material is worth."""
+    if white_k < 0 or black_k < 0:
+        return score  # a Khun still in hand (Sittuyin's deployment)
     squares = board.piece_codes
-    if (board.occupied_co[0] | board.occupied_co[1]).bit_count() <= 8 and is_dead_material(squares):
-        return 0
+    if not isinstance(board, _AUTOMATIC_COUNT) and (board.occupied_co[0] | board.occupied_co[1]).bit_count() <= 8 \
+            and is_dead_material(squares):
+        return 0  # Makruk's table of dead material (ASEAN and Sittuyin draw only two bare Khuns)
     white_bare = board.occupied_co[1] == 1 << white_k
     black_bare = board.occupied_co[0] == 1 << black_k
     if white_bare and black_bare:
@@ -231,8 +322,12 @@ def _endgame(board: Board, score: int, white_k: int, black_k: int) -> int:
 
     count = board.count
     if count is None and (white_bare or black_bare):
-        # The bare side declares the pieces' honour count as soon as it may.
-        limit = pieces_honour_limit(squares, not white_bare)
+        if isinstance(board, _AUTOMATIC_COUNT):  # the count will start by itself, from the strongest piece
+            limit = board.count_limit(not white_bare)
+            if limit is None:
+                return score  # a Met alone: no count, only the 50-move rule
+        else:  # the bare side declares the pieces' honour count as soon as it may
+            limit = pieces_honour_limit(squares, not white_bare)
         if limit <= 0:
             return 0
         remaining = limit
@@ -253,4 +348,4 @@ def _material(board: Board, white: bool) -> int:
 
 def static_eval(board: Board) -> int:
     """``evaluate`` for a board whose values are not being kept incrementally."""
-    return evaluate(board, *scores(board.piece_codes))
+    return evaluate(board, *scores(board))

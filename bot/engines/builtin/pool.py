@@ -4,6 +4,10 @@ The pool is created on first use (1-2 workers, started with ``spawn`` so no thre
 database of the bot is copied into them). A worker that dies (killed, or out of memory) breaks
 the pool: it is rebuilt and the search asked again, once; a search that overruns its time is
 abandoned and its worker killed.
+
+Positions cross into the workers as ``EnginePosition`` values, which carry their variant. Each
+worker keeps one search (and its transposition table) per variant, since one variant's entries
+would mislead another's search; together they hold at most ``TT_LIMIT`` entries.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..base import Analysis, EngineError, EnginePosition, final_analysis, game_positions
-from .search import Limits, Searcher, SearchResult, mate_in
+from .search import TT_LIMIT, Limits, Searcher, SearchResult, mate_in
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +114,7 @@ class SearchPool:
 
 # --- inside the worker processes ------------------------------------------------------------
 
-_searcher: Searcher | None = None
+_searchers: dict[str, Searcher] = {}  # by variant
 
 
 def _init_worker(parent: int) -> None:
@@ -134,21 +138,27 @@ def _ready() -> bool:
     return True
 
 
-def _shared_searcher() -> Searcher:
-    global _searcher
-    if _searcher is None:
-        _searcher = Searcher()  # its table is kept from move to move, as a game goes on
-    return _searcher
+def _shared_searcher(variant: str) -> Searcher:
+    """The worker's search for ``variant``: its table is kept from move to move, as a game goes on."""
+    searcher = _searchers.get(variant)
+    if searcher is None:
+        searcher = _searchers[variant] = Searcher()
+    if sum(len(other.tt) for other in _searchers.values()) > TT_LIMIT:
+        for name, other in _searchers.items():
+            if name != variant:
+                other.tt.clear()  # the variant played now keeps its table
+    return searcher
 
 
 def think(position: EnginePosition, limits: Limits, all_root_scores: bool = False) -> SearchResult:
     """The search behind ``best_move`` and ``analyse``."""
-    return _shared_searcher().search(position.board(), limits, all_root_scores=all_root_scores)
+    board = position.board()
+    return _shared_searcher(board.variant).search(board, limits, all_root_scores=all_root_scores)
 
 
 def analyse_positions(position: EnginePosition, seconds_per_position: float, depth: int) -> list[Analysis]:
     """An analysis of every position of the game (the review), one short search each."""
-    searcher = _shared_searcher()
+    searcher = _shared_searcher(position.variant)
     analyses = []
     for step in game_positions(position):
         board = step.board()

@@ -2,7 +2,9 @@
 alpha-beta), quiescence on captures and promotions, a transposition table, and move ordering
 by the table's move, captures by MVV-LVA, killer moves and a history table.
 
-It plays on the rules core's Board with push/pop. Inside the tree it uses the board's move
+It plays every variant of the rules core on its Board with push/pop (the evaluation's tables
+and counting follow ``board.variant``); Sittuyin's deployment is the rules core's sound standard
+arrangement (``standard_drop``), one drop a move, without a search. Inside the tree it uses the board's move
 generator without the perpetual-check filter; the root uses the real ``legal_moves()``, so a
 move it returns is always legal. Draws by repetition, counting and dead material score 0;
 mates score ``MATE - plies``, so shorter mates are preferred.
@@ -22,8 +24,20 @@ from dataclasses import dataclass, field
 
 from makruk import Board, Move
 from makruk.counting import is_bare
+from makruk.variants import SittuyinBoard
 
-from .evaluation import BIA, BLACK_OFFSET, ORDER_VALUE, evaluate, move_delta, scores
+from .evaluation import (
+    BIA,
+    BLACK_OFFSET,
+    ORDER_VALUE,
+    counts_by_itself,
+    evaluate,
+    hand_value,
+    move_delta,
+    promotion_gain,
+    scores,
+    tables_for,
+)
 
 INF = 10_000_000
 MATE = 1_000_000
@@ -32,6 +46,7 @@ MAX_PLY = 96
 EXACT, LOWER, UPPER = 0, 1, 2
 TT_LIMIT = 200_000  # entries (about 40 MB); the table is cleared when it grows past this
 CHECK_EVERY = 256  # nodes between looks at the clock
+MAX_FIFTY = 1 << 30  # no n-move rule (Makruk's family)
 
 
 @dataclass(frozen=True)
@@ -91,11 +106,21 @@ class Searcher:
         self.board = board
         self.nodes = 0
         self.start = time.perf_counter()
+        self.tables = tables_for(board.variant)
+        self.mg, self.eg = scores(board, self.tables)
+        if isinstance(board, SittuyinBoard) and board.in_deployment():
+            drop = board.standard_drop()
+            if drop is not None:
+                return self._deployed(drop)
+        self.declares = not counts_by_itself(board)  # a bare Khun in the tree declares the count
+        self.fifty = 2 * board.move_rule if board.move_rule else MAX_FIFTY  # the n-move rule, in plies
+        # Sittuyin's Bia stand in contact from the deployment on: long chains of captures would
+        # swamp the quiescence search, which therefore leaves out the captures that lose at once.
+        self.skip_losing_captures = isinstance(board, SittuyinBoard)
         self.deadline = self.start + limits.seconds if limits.seconds is not None else math.inf
         self.node_limit = limits.nodes if limits.nodes is not None else math.inf
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: dict[tuple[int, int], int] = {}
-        self.mg, self.eg = scores(board.piece_codes)
         self._stack: list[tuple[int, int]] = []
 
         best_move, best_score, pv, depth_done = root_moves[0], -INF, [root_moves[0]], 0
@@ -133,6 +158,15 @@ class Searcher:
             seconds=time.perf_counter() - self.start,
             root_scores=tuple((m.uci(), s) for m, s in root_scores.items()),
         )
+
+    def _deployed(self, drop: Move) -> SearchResult:
+        """Sittuyin's deployment: the standard arrangement's next drop, valued with the hands."""
+        self._stack = []
+        self._make(drop)
+        score = -evaluate(self.board, self.mg, self.eg) - hand_value(self.board)
+        self._unmake()
+        return SearchResult(move=drop.uci(), score=score, pv=(drop.uci(),), depth=0, nodes=1,
+                            seconds=time.perf_counter() - self.start)
 
     # --- the root ---------------------------------------------------------------------
 
@@ -222,6 +256,8 @@ class Searcher:
         count = board.count
         if count is not None and count.expired:
             return 0
+        if board.halfmove_clock >= self.fifty:
+            return 0  # ASEAN's and Sittuyin's 50-move rule (a mate on its last move still wins)
 
         declared = self._declare_if_bare()
         try:
@@ -311,10 +347,16 @@ class Searcher:
         else:
             squares = board.piece_codes
             ordered = []
+            skip_losing = self.skip_losing_captures
             for move in board.generate_tactical_moves():
-                # Delta pruning: even winning this piece cannot lift the score to alpha.
-                if stand + ORDER_VALUE[squares[move.to_square]] + 200 + (110 if move.promotion else 0) > alpha:
-                    ordered.append(move)
+                victim = ORDER_VALUE[squares[move.to_square]]
+                gain = promotion_gain(board, move) if move.promotion else 0
+                if stand + victim + 200 + gain <= alpha:
+                    continue  # delta pruning: even winning this piece cannot lift the score to alpha
+                if skip_losing and not gain and ORDER_VALUE[squares[move.from_square]] > victim + 50 \
+                        and board.attackers_mask(not board.turn, move.to_square):
+                    continue  # a bigger piece takes a defended smaller one
+                ordered.append(move)
             ordered.sort(
                 key=lambda m: ORDER_VALUE[squares[m.to_square]] * 16 - ORDER_VALUE[squares[m.from_square]] // 64,
                 reverse=True,
@@ -342,6 +384,8 @@ class Searcher:
         bitboards = board.bitboards
         if board.count is not None or bitboards[BIA] or bitboards[BIA + BLACK_OFFSET]:  # a count runs, or a Bia is left
             return None
+        if not self.declares:
+            return None  # ASEAN's and Sittuyin's count starts by itself
         if not is_bare(board.piece_codes, board.turn) or is_bare(board.piece_codes, not board.turn):
             return None
         return board.declare_count().limit
@@ -352,7 +396,7 @@ class Searcher:
     # --- making moves, ordering, the table --------------------------------------------
 
     def _make(self, move: Move) -> None:
-        d_mg, d_eg = move_delta(self.board.piece_codes, move)
+        d_mg, d_eg = move_delta(self.board, move, self.tables)
         self._stack.append((self.mg, self.eg))
         self.mg += d_mg
         self.eg += d_eg
