@@ -111,6 +111,7 @@ class Board:
     promotion_kinds: ClassVar[dict[str, PieceType]] = {"m": PieceType.BIA_NGAI}  # UCI letter -> what a Bia becomes
     board_honour_limit = BOARD_HONOUR_LIMIT
     move_rule = 0  # the n-move rule (ASEAN and Sittuyin: 50); 0: none
+    declared_counting = True  # the players declare counts (Makruk); False: a count starts by itself (ASEAN)
     san_letters: ClassVar[dict[PieceType, str]] = notation.SAN_LETTERS  # the variant's SAN letters (ASEAN's Khon is B)
 
     def __new__(cls, fen: str | None = None, *, variant: str | None = None, **options: str) -> Board:
@@ -771,6 +772,11 @@ class Board:
         self._history[-1] = (self.transposition_key(), self._history[-1][1])
         self._legal = None
         return self.count
+
+    def count_limit(self, strong: Color) -> int | None:
+        """The moves ``strong`` would get to mate a bare Khun if its count began now (declared,
+        in Makruk: the pieces' honour limit); None when there would be no count."""
+        return self._pieces_honour_limit(strong)
 
     def _pieces_honour_limit(self, strong: Color) -> int:
         return pieces_honour_limit(self.piece_codes, strong)

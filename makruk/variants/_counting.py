@@ -21,6 +21,8 @@ LIMITS = ((PieceType.RUA, 16), (PieceType.KHON, 44), (PieceType.MA, 64))
 class AutomaticCounting(Board):
     """A board whose count starts by itself (mixed into ASEAN's and Sittuyin's boards)."""
 
+    declared_counting = False
+
     def push(self, move: Move) -> None:
         super().push(move)
         if self.count is None:

@@ -122,3 +122,21 @@ async def test_sittuyin_promotion_in_place_and_its_conditions(chat, storage, clo
     await chat.ok("alice", "d5e4f")
     game = await storage.active_game("console", "c1")
     assert game is not None and game.moves[-1].san == "d5e4=F"
+
+
+@pytest.mark.parametrize("variant", ["makpong", "ouk", "karouk", "asean", "sittuyin"])
+async def test_the_bot_answers_in_every_variant(chat, storage, variant):
+    replies = await chat.ok("alice", f"new bot 2 {variant}")
+    game = await storage.active_game("console", "c1")
+    assert game is not None and game.variant != "makruk"
+    if variant == "sittuyin":
+        replies = await chat.ok("alice", "setup")  # the bot places both sides' pieces, one a turn
+        game = await storage.active_game("console", "c1")
+        assert game is not None and len(game.moves) == 16
+        assert replies[-1].game is not None and replies[-1].game.turn == "w"
+    board = Board(game.start_fen, variant=game.variant)
+    board.replay([m.uci for m in game.moves])
+    move = sorted(board.legal_moves(), key=lambda m: m.uci())[0]
+    replies = await chat.ok("alice", move.uci())
+    game = await storage.active_game("console", "c1") or await storage.last_game("console", "c1")
+    assert game is not None and (len(game.moves) % 2 == 0 or game.status == "finished")  # the bot answered

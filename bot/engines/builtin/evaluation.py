@@ -19,9 +19,8 @@ from typing import NamedTuple
 
 from makruk import Board
 from makruk import attacks as A
-from makruk.counting import is_dead_material, pieces_honour_limit
+from makruk.counting import is_dead_material
 from makruk.types import BLACK_OFFSET, Move, PieceType
-from makruk.variants import AseanBoard, SittuyinBoard
 
 BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
 
@@ -180,16 +179,13 @@ def tables_for(variant: str) -> Tables:
 
 # A drop (Sittuyin's deployment) by its letter: the piece code of White's piece.
 _DROPPED = {"K": KHUN, "F": MET, "S": KHON, "N": MA, "R": RUA}
-_AUTOMATIC_COUNT = (AseanBoard, SittuyinBoard)
-
-
 def counts_by_itself(board: Board) -> bool:
     """Whether the count starts by itself (ASEAN, Sittuyin) rather than being declared (Makruk's family).
 
     >>> counts_by_itself(Board(variant="asean")), counts_by_itself(Board(variant="cambodian"))
     (True, False)
     """
-    return isinstance(board, _AUTOMATIC_COUNT)
+    return not board.declared_counting
 
 
 _CENTRE_DISTANCE = [max(3 - min(sq & 7, 7 - (sq & 7)), 3 - min(sq >> 3, 7 - (sq >> 3))) for sq in range(64)]
@@ -296,7 +292,7 @@ def _endgame(board: Board, score: int, white_k: int, black_k: int) -> int:
     if white_k < 0 or black_k < 0:
         return score  # a Khun still in hand (Sittuyin's deployment)
     squares = board.piece_codes
-    if not isinstance(board, _AUTOMATIC_COUNT) and (board.occupied_co[0] | board.occupied_co[1]).bit_count() <= 8 \
+    if board.declared_counting and (board.occupied_co[0] | board.occupied_co[1]).bit_count() <= 8 \
             and is_dead_material(squares):
         return 0  # Makruk's table of dead material (ASEAN and Sittuyin draw only two bare Khuns)
     white_bare = board.occupied_co[1] == 1 << white_k
@@ -322,12 +318,11 @@ def _endgame(board: Board, score: int, white_k: int, black_k: int) -> int:
 
     count = board.count
     if count is None and (white_bare or black_bare):
-        if isinstance(board, _AUTOMATIC_COUNT):  # the count will start by itself, from the strongest piece
-            limit = board.count_limit(not white_bare)
-            if limit is None:
-                return score  # a Met alone: no count, only the 50-move rule
-        else:  # the bare side declares the pieces' honour count as soon as it may
-            limit = pieces_honour_limit(squares, not white_bare)
+        # ASEAN's count starts by itself from the strongest piece; in Makruk's family the bare side
+        # declares the pieces' honour count as soon as it may (Ouk's limits are one move shorter).
+        limit = board.count_limit(not white_bare)
+        if limit is None:
+            return score  # a Met alone: no count, only the 50-move rule
         if limit <= 0:
             return 0
         remaining = limit

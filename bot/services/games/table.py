@@ -121,7 +121,7 @@ class Table:
         """The game as an engine needs it."""
         return EnginePosition(
             game.start_fen, tuple(m.uci for m in game.moves), tuple(CountEvent.load_all(game.counting)),
-            game.promotion, game.perpetual,
+            game.promotion, game.perpetual, variant=game.variant,
         )
 
     # --- players ----------------------------------------------------------------------
