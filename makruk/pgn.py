@@ -106,10 +106,20 @@ def read_games(text: str, *, promotion: Promotion = "forced", perpetual: Perpetu
     return games
 
 
+class PgnMoveError(MakrukError):
+    """A move of a pasted game that cannot be read or played: its ``ply`` and ``text``; ``code``
+    is the rules' reason (``not_a_move``, ``blocked``, ...)."""
+
+    def __init__(self, message: str, *, ply: int, text: str, code: str) -> None:
+        super().__init__(message, code=code)
+        self.ply = ply
+        self.text = text
+
+
 def read_moves(text: str, board: Board) -> list[Move]:
     """The moves of a pasted move list (``1. e4 g5 2. Nd2``, any notation) played on ``board``.
 
-    Raises MakrukError (with the move's text and ply in its message) at the first that cannot be read.
+    Raises PgnMoveError at the first that cannot be read.
     """
     moves = []
     for token in _movetext_tokens(text):
@@ -118,7 +128,8 @@ def read_moves(text: str, board: Board) -> list[Move]:
         try:
             moves.append(board.play(board.parse_move(token)))
         except MakrukError as error:
-            raise type(error)(f"ply {board.ply + 1} {token!r}: {error}", code=error.code) from None
+            ply = board.ply + 1
+            raise PgnMoveError(f"ply {ply} {token!r}: {error}", ply=ply, text=token, code=error.code) from None
     return moves
 
 

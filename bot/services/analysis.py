@@ -18,7 +18,7 @@ from makruk import Board, CountEvent, Move
 from storage.records import Game
 
 from ..engines.base import MATE_VALUE, Analysis, Engine, EngineError, EnginePosition
-from ..messages import Reply
+from ..messages import BoardView, Reply
 from .notation import move_text
 from .presenter import Presenter
 
@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 HINT_SECONDS = 1.0
 REVIEW_SECONDS = 4.0  # the whole game's analysis
 MISTAKES_SHOWN = 3
+LINE_SHOWN = 6  # moves of the best line named in an analysis...
+ARROWS_SHOWN = 3  # ...and drawn as arrows
 MISTAKE_THRESHOLD = 0.08  # a move that loses at least this much winning chance
 GRAPH_CLAMP = 1000  # centipawns; mates are drawn at the edge
 
@@ -52,11 +54,19 @@ async def hint(engine: Engine, present: Presenter, language: str, board: Board, 
     return replace(shown, kind="hint", text=text + "\n" + shown.text, image=None, board=view)
 
 
-async def review(engine: Engine, present: Presenter, language: str, game: Game, names: dict[str, str]) -> Reply:
+async def review(engine: Engine, present: Presenter, language: str, game: Game, names: dict[str, str], *,
+                 notation: str | None = None) -> Reply:
     """The finished ``game`` analysed: an evaluation graph and its biggest mistakes."""
     position = EnginePosition(game.start_fen, tuple(m.uci for m in game.moves),
                               tuple(CountEvent.load_all(game.counting)), game.promotion, game.perpetual,
                               variant=game.variant)
+    return await review_position(engine, present, language, position, names, game.result or "*",
+                                 notation=notation)
+
+
+async def review_position(engine: Engine, present: Presenter, language: str, position: EnginePosition,
+                          names: dict[str, str], result: str, *, notation: str | None = None) -> Reply:
+    """A game's moves analysed (a finished game of the chat's, or one pasted): the same review."""
     try:
         analyses = await engine.analyse_game(position, seconds=REVIEW_SECONDS)
     except EngineError as error:
@@ -64,22 +74,44 @@ async def review(engine: Engine, present: Presenter, language: str, game: Game, 
         return present.error(language, "engine_failed", private=False)
     plies = review_plies(position, analyses)
     mistakes = biggest_mistakes(plies)
-    lines = [present.t(language, "review.title", white=names["w"], black=names["b"], result=game.result or "*")]
+    lines = [present.t(language, "review.title", white=names["w"], black=names["b"], result=result)]
     if mistakes:
         lines.append(present.t(language, "review.mistakes"))
         for m in mistakes:
             assert m.best is not None  # a mistake is a move where the engine knew a better one
             lines.append(present.t(
                 language, "review.mistake", number=m.number,
-                move=move_text(language, m.board, Move.from_uci(m.played)),
+                move=move_text(language, m.board, Move.from_uci(m.played), notation),
                 before=format_score(m.before_white), after=format_score(m.after_white),
-                best=move_text(language, m.board, Move.from_uci(m.best)),
+                best=move_text(language, m.board, Move.from_uci(m.best), notation),
             ))
     else:
         lines.append(present.t(language, "review.no_mistakes"))
     values = [*(p.before_white for p in plies), plies[-1].after_white] if plies else [0]
     image = await asyncio.to_thread(draw_graph, values, [p.index for p in mistakes])
     return Reply(kind="review", text="\n".join(lines), language=language, image=image)
+
+
+async def analyse(engine: Engine, present: Presenter, language: str, board: Board, position: EnginePosition,
+                  view: BoardView, *, notation: str | None = None) -> Reply:
+    """Any position (``analyse FEN``, or where a pasted game ended): the engine's evaluation and
+    its best line, the line's first moves drawn as arrows on ``view``."""
+    try:
+        analysis = await engine.analyse(position, seconds=HINT_SECONDS)
+    except EngineError as error:
+        log.warning("no analysis: %s", error)
+        return present.error(language, "engine_failed", private=False)
+    line, shown = [], board.copy()
+    for uci in analysis.pv[:LINE_SHOWN]:
+        move = Move.from_uci(uci)
+        if move not in shown.legal_moves():
+            break
+        line.append(move_text(language, shown, move, notation))
+        shown.push(move)
+    score = format_score(analysis.white_cp(board.turn))
+    text = present.t(language, "analyse.result", score=score, line=" ".join(line) or "-")
+    arrows = tuple(uci for uci in analysis.pv[:ARROWS_SHOWN] if "@" not in uci)[:len(line)]
+    return Reply(kind="analysis", text=text, language=language, board=replace(view, arrows=arrows))
 
 
 # --- what the analyses say -------------------------------------------------------------------
