@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", "draw", "count", "stopcount",
                  "undo", "setup", "history", "export", "games", "lang", "notation", "rating", "top", "help")
 # Shown in help after the game's commands; the Discord door has slash commands for these too.
-MORE_HELP = ("hint", "review", "analyse", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe", "notices")
+MORE_HELP = ("hint", "review", "analyse", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe",
+             "notices")
 IMAGE_SIZE = 800
 RESULT_KEYS = {"1-0": "result.white", "0-1": "result.black", "1/2-1/2": "result.draw"}
 Render = Callable[[BoardView], "bytes | None"]  # draws a board picture (None: replies carry no image)
