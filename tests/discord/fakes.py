@@ -151,7 +151,18 @@ class FakeDiscord:
         self._interaction_channels: dict[str, int] = {}  # token -> channel id
         self._originals: dict[str, int] = {}  # token -> message id of the original response
         bot.http.request = self._http  # type: ignore[method-assign]  # the fake stands in for Discord's HTTP API
+        self.cdn: dict[str, bytes] = {}  # attachments people sent, by URL
+        bot.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
         self._webhooks = _Webhooks(self)
+
+    async def _cdn(self, url: str) -> bytes:
+        return self.cdn[url]
+
+    def attachment(self, filename: str, data: bytes) -> Attachment:
+        """A file as a person attaches it to a slash command option."""
+        found = Attachment(self.next_id(), filename, data)
+        self.cdn[found.url] = data
+        return found
 
     def install(self) -> None:
         """Routes interaction callbacks and followups of the current context to this fake."""
@@ -457,13 +468,33 @@ def _error(fault: Fault) -> Exception:
     return discord.DiscordServerError(response, {"code": 0, "message": "500: Internal Server Error"})
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file given to an attachment option (``FakeDiscord.attachment``)."""
+
+    id: int
+    filename: str
+    content: bytes
+
+    @property
+    def url(self) -> str:
+        return f"https://cdn.discordapp.com/attachments/{CHANNEL_ID}/{self.id}/{self.filename}"
+
+    def data(self) -> dict:
+        return {"id": str(self.id), "filename": self.filename, "size": len(self.content), "url": self.url,
+                "proxy_url": self.url}
+
+
 def _options(options: dict[str, Any]) -> tuple[list[dict], dict]:
     data: list[dict] = []
     resolved: dict[str, dict[str, dict]] = {}
     for name, value in options.items():
         if value is None:
             continue
-        if isinstance(value, Person):
+        if isinstance(value, Attachment):
+            data.append({"type": 11, "name": name, "value": str(value.id)})
+            resolved.setdefault("attachments", {})[str(value.id)] = value.data()
+        elif isinstance(value, Person):
             data.append({"type": 6, "name": name, "value": str(value.id)})
             resolved.setdefault("users", {})[str(value.id)] = value.user()
             resolved.setdefault("members", {})[str(value.id)] = value.member(with_user=False)

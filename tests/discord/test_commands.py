@@ -50,8 +50,8 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
     assert [c["name"] for c in commands] == ["makruk", "makruk-server"]
     played = {o["name"] for o in commands[0]["options"]}
     # lang and notation are server settings (see the next test); hint, review and the puzzles join the game's
-    assert played == set(HELP_COMMANDS) - {"lang", "notation"} | {"hint", "review", "puzzle", "giveup", "streak",
-                                                                  "puzzletop"}
+    assert played == set(HELP_COMMANDS) - {"lang", "notation"} | {"hint", "review", "analyse", "puzzle", "giveup",
+                                                                  "streak", "puzzletop"}
     seen = 0
     for path, entry, siblings in walk(commands):
         seen += 1
@@ -66,7 +66,7 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
         for choice in entry.get("choices") or []:
             for locale in LOCALES:
                 assert 1 <= len(choice["name_localizations"].get(locale, "")) <= 100, (path, choice, locale)
-    assert seen == 3 + 29 + 21  # groups, commands, options
+    assert seen == 3 + 30 + 27  # groups, commands, options
 
 
 async def test_settings_need_manage_server_and_play_does_not(service, settings):

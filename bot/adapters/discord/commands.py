@@ -148,7 +148,27 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
 
     help = says("help")
     hint = says("hint", slow=True)
-    review = says("review", slow=True)
+    @app_commands.command(name=text("discord.cmd.review"), description=text("discord.cmd.review.about"))
+    @app_commands.rename(game=text("discord.opt.game"), pgn=text("discord.opt.pgn"), file=text("discord.opt.file"))
+    @app_commands.describe(game=text("discord.opt.game.about"), pgn=text("discord.opt.pgn.about"),
+                           file=text("discord.opt.file.about"))
+    async def review(self, interaction: discord.Interaction, game: Range[int, 1] | None = None,
+                     pgn: Range[str, 2, 4000] | None = None, file: discord.Attachment | None = None) -> None:
+        pasted = await pasted_game(pgn, file)
+        words = f"review {game}" if game is not None else f"review {pasted}" if pasted else "review"
+        await self.bot.door.command(interaction, words, slow=True)
+
+    @app_commands.command(name=text("discord.cmd.analyse"), description=text("discord.cmd.analyse.about"))
+    @app_commands.rename(fen=text("discord.opt.position"), file=text("discord.opt.file"),
+                         variant=text("discord.opt.variant"))
+    @app_commands.describe(fen=text("discord.opt.position.about"), file=text("discord.opt.file.about"),
+                           variant=text("discord.opt.variant.about"))
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def analyse(self, interaction: discord.Interaction, fen: Range[str, 2, 4000] | None = None,
+                      file: discord.Attachment | None = None, variant: Choice[str] | None = None) -> None:
+        pasted = await pasted_game(fen, file)
+        words = " ".join(w for w in ("analyse", variant.value if variant else "", pasted) if w)
+        await self.bot.door.command(interaction, words, slow=True)
     puzzle = says("puzzle")
     giveup = says("giveup")
     streak = says("streak")
@@ -222,6 +242,20 @@ class DailyPuzzleCommands(ManageServerGroup):
         await self.bot.door.command(interaction, words)
 
     unsubscribe = says("unsubscribe")
+
+
+MAX_PGN_FILE = 64 * 1024  # an attached .pgn larger than this is no single game to review
+
+
+async def pasted_game(text: str | None, file: discord.Attachment | None) -> str:
+    """The game or position given to ``/makruk review`` or ``analyse``: typed, or an attached
+    ``.pgn`` (its text; the service refuses what it cannot read, or what is too long)."""
+    if file is not None and file.size <= MAX_PGN_FILE:
+        try:
+            return (await file.read()).decode("utf-8-sig", errors="replace").strip()
+        except discord.HTTPException:
+            return text or ""
+    return text or ""
 
 
 def new_command(opponent: discord.abc.User | None, level: int | None, words: Sequence[str],
