@@ -104,7 +104,7 @@ def test_variant_and_fen_tags_choose_the_game():
     [bad] = read_games('[Variant "chess"]\n\n1. e4 *')
     assert bad.error is not None and bad.error.code == "unknown_variant" and bad.moves == []
     [bad_fen] = read_games('[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n1. e4 *')
-    assert bad_fen.error is not None and bad_fen.error.code == "invalid_fen"
+    assert bad_fen.error is not None and bad_fen.error.code == "fen_khuns"
 
 
 def test_a_pasted_move_list_in_any_notation():
