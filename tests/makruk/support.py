@@ -2,7 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 from makruk import Board, Count, Outcome
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """``python -m makruk ARGS``, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "makruk", *args], capture_output=True, text=True, encoding="utf-8", timeout=60
+    )
+
+
+def ok(*args: str) -> str:
+    """The output of a command line that must succeed, saying nothing on stderr."""
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    return result.stdout
+
+
+def status(*args: str) -> dict:
+    """``python -m makruk status ARGS``: one JSON object on one line."""
+    out = ok("status", *args)
+    assert out.count("\n") == 1 and out.endswith("\n"), "one JSON object on one line"
+    return json.loads(out)
 
 
 def ended(board: Board) -> Outcome:

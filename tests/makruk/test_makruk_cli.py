@@ -2,36 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
+
+from .support import ok, run, status
 
 START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
 PERPETUAL = "8/8/8/8/8/3KmN2/4R3/5k1s w - - 0 1"
 PERPETUAL_MOVES = ["f3h2", "f1g1", "h2f3", "g1f1", "f3h2", "f1g1", "h2f3", "g1f1"]
 COUNT_37 = "8/8/3k4/8/8/2M~M~4/3SNN2/3K4 b - - 0 1"  # Khon, 2 Ma, 2 Bia Ngai vs bare Khun
 MATED = "4k3/4R3/4K3/8/8/8/8/8 b - - 0 1"
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "makruk", *args], capture_output=True, text=True, encoding="utf-8", timeout=60
-    )
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
-    return result.stdout
-
-
-def status(*args: str) -> dict:
-    out = ok("status", *args)
-    assert out.count("\n") == 1 and out.endswith("\n"), "one JSON object on one line"
-    return json.loads(out)
 
 
 # --- perft, legal, parse ---------------------------------------------------------------

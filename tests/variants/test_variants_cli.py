@@ -3,12 +3,9 @@ Makruk (tests/makruk/test_makruk_cli.py), run as a real subprocess, checked agai
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
+from ..makruk.support import ok, run, status
 from .support import fsf_legal
 
 STARTS = {
@@ -17,25 +14,6 @@ STARTS = {
     "asean": "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1",
     "sittuyin": "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KSSFRRNNkssfrrnn] w - - 0 1",
 }
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "makruk", *args], capture_output=True, text=True, encoding="utf-8", timeout=60
-    )
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
-    return result.stdout
-
-
-def status(*args: str) -> dict:
-    out = ok("status", *args)
-    assert out.count("\n") == 1 and out.endswith("\n"), "one JSON object on one line"
-    return json.loads(out)
 
 
 @pytest.mark.parametrize("variant, nodes", [("makpong", 529), ("cambodian", 625), ("asean", 529), ("sittuyin", 7744)])
