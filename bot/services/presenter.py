@@ -172,7 +172,7 @@ class Presenter:
         parts.append(self.t(language, "game.to_move", name=names[to_move], colour=colour))
         if board.in_deployment():
             parts.append(self.t(language, "game.in_hand", white=_hand(board, True), black=_hand(board, False)))
-            if board.pocket(board.turn):
+            if _person_places(game, board):
                 parts.append(self.t(language, "game.deploy"))
         if board.is_check():
             parts.append(self.t(language, "game.check"))
@@ -196,7 +196,7 @@ class Presenter:
 
     def _actions(self, language: str, game: Game, board: Board) -> tuple[Action, ...]:
         actions = [Action("board", self.t(language, "action.board"))]
-        if board.pocket(board.turn):
+        if _person_places(game, board):
             actions.append(Action("setup", self.t(language, "action.setup")))
         if board.can_declare_count():
             actions.append(Action("count", self.t(language, "action.count")))
@@ -237,6 +237,12 @@ class Presenter:
 
 def board_targets(board: Board, square: int | None) -> set[int]:
     return {m.to_square for m in board.legal_moves() if m.from_square == square}
+
+
+def _person_places(game: Game, board: Board) -> bool:
+    """A person is to place a piece from the hand (Sittuyin's deployment; the bot places its own)."""
+    seat = game.seat("w" if board.turn else "b")
+    return bool(board.pocket(board.turn)) and not (seat is not None and seat.is_engine)
 
 
 def _hand(board: Board, color: bool) -> str:

@@ -140,3 +140,15 @@ async def test_the_bot_answers_in_every_variant(chat, storage, variant):
     replies = await chat.ok("alice", move.uci())
     game = await storage.active_game("console", "c1") or await storage.last_game("console", "c1")
     assert game is not None and (len(game.moves) % 2 == 0 or game.status == "finished")  # the bot answered
+
+
+async def test_only_a_person_is_asked_to_place_a_piece(chat):
+    """Against the bot (White here, so it drops first), only replies that leave the person to
+    place a piece ask for one and offer ``setup``."""
+    for text in ("new bot 1 black sittuyin", "K@b7"):
+        replies = [r for r in await chat.ok("alice", text) if r.game is not None]
+        assert replies
+        for reply in replies:
+            persons_turn = reply.game is not None and reply.game.turn == "b"
+            assert ("Place a piece" in reply.text) == persons_turn, reply.text
+            assert any(a.command == "setup" for a in reply.actions) == persons_turn
