@@ -122,6 +122,7 @@ _PIECES_BY_CODE = {
 # The letters of pieces dropped from the hand (Sittuyin's deployment, ``R@a1``): F is the
 # Sit-ke (a Met), S the Elephant (a Khon).
 DROP_KINDS = {"K": PieceType.KHUN, "F": PieceType.MET, "R": PieceType.RUA, "S": PieceType.KHON, "N": PieceType.MA}
+DROP_LETTERS = {kind: letter for letter, kind in DROP_KINDS.items()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from makruk import SQUARE_NAMES, Board, Move
-from makruk.types import DROP_KINDS
+from makruk.types import DROP_LETTERS
 from storage.records import ChannelSettings, Color, Game, Player
 
 from ..i18n import Catalog
@@ -247,6 +247,5 @@ def _person_places(game: Game, board: Board) -> bool:
 
 def _hand(board: Board, color: bool) -> str:
     """The pieces ``color`` holds, by the letters drops are written with: ``K F R×2 S×2 N×2``."""
-    letters = {kind: letter for letter, kind in DROP_KINDS.items()}
-    held = [letters[kind] + (f"×{n}" if n > 1 else "") for kind, n in board.pocket(color).items()]
+    held = [DROP_LETTERS[kind] + (f"×{n}" if n > 1 else "") for kind, n in board.pocket(color).items()]
     return " ".join(held) or "-"

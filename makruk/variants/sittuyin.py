@@ -30,7 +30,7 @@ from ..board import ZOBRIST, ZOBRIST_BLACK, Outcome
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import FenFields, make_dialect, sort_pocket
 from ..notation import SAN_LETTERS
-from ..types import BLACK_OFFSET, DROP_KINDS, WHITE, Color, Move, PieceType, Square, parse_square
+from ..types import BLACK_OFFSET, DROP_KINDS, DROP_LETTERS, WHITE, Color, Move, PieceType, Square, parse_square
 from ._counting import AutomaticCounting
 
 _BIA, _MET, _NGAI, _RUA, _KHUN = PieceType.BIA, PieceType.MET, PieceType.BIA_NGAI, PieceType.RUA, PieceType.KHUN
@@ -40,7 +40,6 @@ DIALECT = make_dialect(
      PieceType.RUA: "r", PieceType.KHUN: "k"},
     pocket=True, bia_on_last_rank=True,
 )
-DROP_LETTERS = {kind: letter for letter, kind in DROP_KINDS.items()}
 # Where each side deploys: its first three ranks; a Rua only on the back rank.
 _CAMP = {WHITE: 0xFFFFFF, not WHITE: 0xFFFFFF << 40}
 _BACK_RANK = {WHITE: A.RANK_1, not WHITE: A.RANK_8}

@@ -24,6 +24,16 @@ def ok(*args: str) -> str:
     return result.stdout
 
 
+def refused(*args: str, says: str) -> None:
+    """A command line refused: exit 2, nothing on stdout, one line on stderr saying ``says``."""
+    result = run(*args)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.endswith("\n"), result.stderr
+    assert "Traceback" not in result.stderr
+    assert says.lower() in result.stderr.lower(), result.stderr
+
+
 def status(*args: str) -> dict:
     """``python -m makruk status ARGS``: one JSON object on one line."""
     out = ok("status", *args)

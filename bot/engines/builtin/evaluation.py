@@ -20,7 +20,7 @@ from typing import NamedTuple
 from makruk import Board
 from makruk import attacks as A
 from makruk.counting import is_dead_material
-from makruk.types import BLACK_OFFSET, Move, PieceType
+from makruk.types import BLACK_OFFSET, DROP_KINDS, Move, PieceType
 
 BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
 
@@ -177,8 +177,6 @@ def tables_for(variant: str) -> Tables:
     return TABLES.get(variant, _MAKRUK_TABLES)
 
 
-# A drop (Sittuyin's deployment) by its letter: the piece code of White's piece.
-_DROPPED = {"K": KHUN, "F": MET, "S": KHON, "N": MA, "R": RUA}
 def counts_by_itself(board: Board) -> bool:
     """Whether the count starts by itself (ASEAN, Sittuyin) rather than being declared (Makruk's family).
 
@@ -217,7 +215,7 @@ def _promotion_or_drop_delta(board: Board, move: Move, tables: Tables) -> tuple[
     mg, eg = tables
     frm, to = move.from_square, move.to_square
     if move.drop:  # Sittuyin's deployment
-        new = _DROPPED[move.drop] + (0 if board.turn else BLACK_OFFSET)
+        new = DROP_KINDS[move.drop] + (0 if board.turn else BLACK_OFFSET)
         return mg[new][to], eg[new][to]
     code = board.piece_codes[frm]
     new = (board.promoted_kind(move) or BIA_NGAI) + code - BIA  # a Bia Ngai, ASEAN's choice, a Sit-ke
