@@ -136,8 +136,12 @@ async def record_post(
     now: datetime,
 ) -> PuzzlePost | None:
     async with conn.transaction():
+        # The subscription's row lock puts two schedulers' claims one after the other. Without
+        # it, two inserts racing for the day may both conflict, and PostgreSQL may report the
+        # chat's seen-puzzle index rather than the day's: the loser then heard "puzzle already
+        # shown" instead of "today's is posted" (one run in a few dozen of the test below).
         chat = await conn.fetchrow(
-            "SELECT platform, channel FROM subscriptions WHERE id = $1", subscription_id
+            "SELECT platform, channel FROM subscriptions WHERE id = $1 FOR UPDATE", subscription_id
         )
         if chat is None:
             raise NotFound(f"no subscription {subscription_id}")
