@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from makruk import Board, Move
 
+from .bands import board_png
 from .caption import add_caption
 from .compose import Style, compose
 from .geometry import Square
@@ -47,8 +48,8 @@ def render_board(
     style = Style(size, get_theme(theme), check_coords(coords), bool(flip))
     scene, _ = scene_of(fen, variant=variant, last_move=last_move, selected=selected, targets=targets,
                         arrows=arrows)
-    if not scene.arrows and not caption:
-        return png_bytes(compose_palette(scene, style))  # the same pixels, much faster
+    if not scene.arrows and not caption:  # the same pixels, much faster
+        return board_png(scene, style) if scene.hands is None else png_bytes(compose_palette(scene, style))
     image = compose(scene, style)
     if caption:
         image = add_caption(image, caption, style.theme)

@@ -23,23 +23,23 @@ from .scene import Scene
 
 def compose_palette(scene: Scene, style: Style) -> Image.Image:
     """The scene (without arrows) as a palette image of ``style.size`` pixels (wider with hands)."""
-    image = _palette_background(style).copy()
+    image = palette_background(style).copy()
     for sq in range(64):
         layers = SquareLayers.of(scene, sq)
         if layers:
-            image.paste(_tile(style, sq, layers), square_box(sq, style.size, style.flip)[:2])
+            image.paste(palette_tile(style, sq, layers), square_box(sq, style.size, style.flip)[:2])
     if scene.hands is not None:
         image = with_hands(image, scene.hands, style)
     return image
 
 
 @lru_cache(maxsize=32)
-def _palette_background(style: Style) -> Image.Image:
+def palette_background(style: Style) -> Image.Image:
     return to_palette(background(style.size, style.theme, style.coords, style.flip), style.theme)
 
 
 @lru_cache(maxsize=8192)  # a few hundred kinds of square per board style; tiles are a few KB
-def _tile(style: Style, sq: int, layers: SquareLayers) -> Image.Image:
+def palette_tile(style: Style, sq: int, layers: SquareLayers) -> Image.Image:
     left, top, right, bottom = square_box(sq, style.size, style.flip)
     cell = background(style.size, style.theme, style.coords, style.flip).crop((left, top, right, bottom))
     draw_square(cell, (0, 0, right - left, bottom - top), layers, style)
