@@ -4,8 +4,22 @@ from __future__ import annotations
 
 import sqlite3
 
+from ._cache import MoveCache
+from ._games import open_game
+from ._players import find_player, get_players
 from ._rows import SETTINGS_COLUMNS, settings_from_row
-from .records import ChannelSettings, Platform
+from ._sql import read_tx
+from .records import ChannelSettings, ChatState, Platform
+
+
+def chat_state(
+    conn: sqlite3.Connection, cache: MoveCache, platform: Platform, channel: str, user_id: str
+) -> ChatState:
+    with read_tx(conn):  # one snapshot
+        game = open_game(conn, cache, platform, channel)
+        players = get_players(conn, sorted(set(game.player_ids))) if game is not None else {}
+        return ChatState(get_channel_settings(conn, platform, channel), game, players,
+                         find_player(conn, platform, user_id))
 
 
 def get_channel_settings(

@@ -80,12 +80,19 @@ def active_game(
     conn: sqlite3.Connection, cache: MoveCache, platform: str, channel: str
 ) -> Game | None:
     with read_tx(conn):
-        rows = conn.execute(
-            f"""SELECT {GAME_COLUMNS} FROM games
-                WHERE platform = ? AND channel = ? AND status IN ('challenge', 'active')""",
-            (platform, channel),
-        ).fetchall()
-        return _game_with_moves(conn, cache, rows[0]) if rows else None
+        return open_game(conn, cache, platform, channel)
+
+
+def open_game(
+    conn: sqlite3.Connection, cache: MoveCache, platform: str, channel: str
+) -> Game | None:
+    """The chat's challenge or game being played, inside the caller's read transaction."""
+    rows = conn.execute(
+        f"""SELECT {GAME_COLUMNS} FROM games
+            WHERE platform = ? AND channel = ? AND status IN ('challenge', 'active')""",
+        (platform, channel),
+    ).fetchall()
+    return _game_with_moves(conn, cache, rows[0]) if rows else None
 
 
 def last_game(

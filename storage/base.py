@@ -16,6 +16,7 @@ from .records import (
     NO_CHANGES,
     UNCHANGED,
     ChannelSettings,
+    ChatState,
     Game,
     GameChanges,
     Keep,
@@ -235,6 +236,12 @@ class Storage(ABC):
         the next page is `before_id=` the last id of this one (only games with a smaller id)."""
 
     # Channel settings
+
+    @abstractmethod
+    async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
+        """The chat's settings, its open game with the game's players, and the sender's player
+        record (None if never seen), in one round trip: what a message needs before it is
+        answered (a move then needs only one more, its commit)."""
 
     @abstractmethod
     async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:

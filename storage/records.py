@@ -6,7 +6,7 @@ All times are timezone-aware UTC datetimes; storage refuses naive ones.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final, Literal
@@ -480,3 +480,15 @@ class NoticeCounts:
 
     pending: int  # not sent, not dead
     dead: int  # kept as undeliverable
+
+
+@dataclass(frozen=True, slots=True)
+class ChatState:
+    """What answering a message starts from, read in one round trip: the chat's settings, its
+    open game (a challenge or a game being played) with that game's players, and the sender's
+    player record (None when the sender was never seen)."""
+
+    settings: ChannelSettings
+    game: Game | None
+    players: Mapping[int, Player]
+    sender: Player | None

@@ -28,6 +28,7 @@ from .records import (
     NO_CHANGES,
     UNCHANGED,
     ChannelSettings,
+    ChatState,
     Game,
     GameChanges,
     Keep,
@@ -304,6 +305,9 @@ class SqliteStorage(Storage):
         return await self._run(_games.channel_games, platform, channel, limit, before_id)
 
     # Channel settings
+
+    async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
+        return await self._run(_channels.chat_state, self._moves, platform, channel, user_id)
 
     async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
         return await self._run(_channels.get_channel_settings, platform, channel)

@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from .._cache import MoveCache
 from .._rows import SETTINGS_COLUMNS, settings_from_row
-from ..records import ChannelSettings, Platform
+from ..records import ChannelSettings, ChatState, Platform
+from ._games import active_game
+from ._players import find_player, get_players
 from ._sql import Connection, affected
+
+
+async def chat_state(
+    conn: Connection, cache: MoveCache, platform: Platform, channel: str, user_id: str
+) -> ChatState:
+    # Four statements on one connection, without a transaction of their own (each one sees
+    # what is committed when it runs, as the separate calls they replace did).
+    game = await active_game(conn, cache, platform, channel)
+    players = await get_players(conn, sorted(set(game.player_ids))) if game is not None else {}
+    return ChatState(await get_channel_settings(conn, platform, channel), game, players,
+                     await find_player(conn, platform, user_id))
 
 
 async def get_channel_settings(conn: Connection, platform: Platform, channel: str) -> ChannelSettings:

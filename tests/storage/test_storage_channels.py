@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from storage import ChannelSettings, Storage, open_storage
+from storage import ChannelSettings, ChatState, GameChanges, NewMove, Player, Storage, open_storage
 
-from .storage_helpers import FakeClock
+from .storage_helpers import FakeClock, MakeGame
 
 
 async def test_settings_default_to_none_everywhere(storage: Storage) -> None:
@@ -78,3 +78,30 @@ async def test_prune_events_forgets_old_ids(storage: Storage, clock: FakeClock) 
     assert await storage.prune_events(clock.now - timedelta(minutes=30)) == 1
     assert await storage.mark_event_processed("old") is True
     assert await storage.mark_event_processed("new") is False
+
+
+async def test_chat_state_reads_what_a_message_needs_in_one_call(
+    storage: Storage, alice: Player, bob: Player, make_game: MakeGame
+) -> None:
+    # A chat never seen, by a sender never seen: the defaults, nothing else.
+    empty = await storage.chat_state("discord", "chan-1", "999")
+    assert empty == ChatState(ChannelSettings("discord", "chan-1"), None, {}, None)
+
+    settings = ChannelSettings("discord", "chan-1", language="th", notation="playok")
+    await storage.set_channel_settings(settings)
+    game = await make_game()
+    game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+    state = await storage.chat_state("discord", "chan-1", "200")
+    assert state.settings == settings
+    assert state.game == await storage.active_game("discord", "chan-1")
+    assert state.game is not None and [m.uci for m in state.game.moves] == ["e3e4"]
+    assert state.players == {alice.id: alice, bob.id: bob}
+    assert state.sender == bob
+
+    # Another chat of the same sender: its own (default) settings, no game, the same player.
+    elsewhere = await storage.chat_state("discord", "chan-2", "200")
+    assert elsewhere == ChatState(ChannelSettings("discord", "chan-2"), None, {}, bob)
+
+    # A finished game is no longer the chat's open game.
+    await storage.update_game(game.id, game.version, GameChanges(status="finished", result="1-0", reason="resign"))
+    assert (await storage.chat_state("discord", "chan-1", "100")).game is None

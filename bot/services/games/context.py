@@ -1,9 +1,10 @@
 """What one message is about, loaded once: the message, the channel's language and settings,
-its open game and board, and (once asked for) the sender's player record."""
+its open game and board with the game's players, and the sender's player record."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from makruk import Board
 from storage.records import ChannelSettings, Game, Player
@@ -20,6 +21,17 @@ class Context:
     game: Game | None = None
     board: Board | None = None
     player: Player | None = None  # the sender, loaded by Table.player
+    players: Mapping[int, Player] = field(default_factory=dict)  # the open game's, as the message found them
+
+    def players_of(self, game: Game) -> Mapping[int, Player] | None:
+        """``game``'s players as read with the message, if they were all read (the open game's,
+        a challenge accepted or a game finished in this message included); None otherwise."""
+        return self.players if all(i in self.players for i in game.player_ids) else None
+
+    def know(self, player: Player) -> None:
+        """A player record read or written anew in this message, to show as it is now."""
+        if player.id in self.players:
+            self.players = {**self.players, player.id: player}
 
     @property
     def notation(self) -> str | None:

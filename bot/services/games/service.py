@@ -169,10 +169,11 @@ class GameService:
         return await entry.handler(self.table, ctx, command.args)
 
     async def _context(self, msg: Incoming) -> Context:
-        storage = self.table.storage
-        settings = await storage.get_channel_settings(msg.platform, msg.channel)
-        ctx = Context(msg, self.table.language(msg, settings), settings)
-        ctx.game = await storage.active_game(msg.platform, msg.channel)
+        state = await self.table.storage.chat_state(msg.platform, msg.channel, msg.user.id)
+        ctx = Context(msg, self.table.language(msg, state.settings), state.settings, game=state.game,
+                      players=state.players)
+        if state.sender is not None and state.sender.display_name == msg.user.name:
+            ctx.player = state.sender  # else Table.player records the new name when it is asked for
         if ctx.game is not None:
             ctx.board = self.table.board(ctx.game)
         return ctx

@@ -9,7 +9,7 @@ import functools
 import random
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -129,9 +129,12 @@ class Table:
     async def player(self, ctx: Context, user: User | None = None) -> Player:
         """The sender's player record (made on first sight), or ``user``'s."""
         if user is not None:
-            return await self.storage.get_or_create_player(ctx.msg.platform, user.id, user.name)
+            player = await self.storage.get_or_create_player(ctx.msg.platform, user.id, user.name)
+            ctx.know(player)
+            return player
         if ctx.player is None:
             ctx.player = await self.storage.get_or_create_player(ctx.msg.platform, ctx.msg.user.id, ctx.msg.user.name)
+            ctx.know(ctx.player)
         return ctx.player
 
     async def my_color(self, ctx: Context, game: Game) -> Color:
@@ -155,7 +158,7 @@ class Table:
     async def players_of(self, game: Game) -> dict[int, Player]:
         return await self.storage.get_players(game.player_ids)
 
-    def names(self, game: Game, players: dict[int, Player]) -> dict[str, str]:
+    def names(self, game: Game, players: Mapping[int, Player]) -> dict[str, str]:
         """Each colour's name as replies show it: the player's, or "Bot (level)"."""
         names: dict[str, str] = {}
         for color in COLORS:
@@ -174,7 +177,9 @@ class Table:
     async def game_reply(self, ctx: Context, game: Game, board: Board, event: str, *,
                          last: Move | None = None, flip: bool = False, selected: int | None = None) -> Reply:
         """The reply that shows a game after ``event``, with its board drawn."""
-        players = await self.players_of(game)
+        players = ctx.players_of(game)
+        if players is None:
+            players = await self.players_of(game)
         reply = self.present.game(
             ctx.language, game, board, self.names(game, players), event,
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
