@@ -57,6 +57,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, nargs="+", default=[1], help="service processes per database")
     parser.add_argument("--split", action="store_true",
                         help="each load generator in a process of its own, beside its service process")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="with --split: cProfile the service process into FILE (python -m pstats FILE)")
     # One service process of a run (started by the run itself).
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
@@ -65,7 +67,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     settle_memory()  # as `makruk-bot` does at start
-    if args.serve:
+    if args.serve and args.profile:
+        import cProfile
+
+        cProfile.runctx("asyncio.run(serve(args))", globals(), {"args": args}, args.profile)
+    elif args.serve:
         asyncio.run(serve(args))
     elif args.worker:
         asyncio.run(worker(args))
@@ -127,6 +133,7 @@ async def measure(args: argparse.Namespace, db: str, processes: int) -> str:
         if args.split:  # the service in a process of its own; the worker only sends and times
             service = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--serve", "--db", db, *(["--no-render"] if args.no_render else []),
+                *(["--profile", args.profile] if args.profile else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT)
             assert service.stdout is not None
             port = int((await service.stdout.readline()).decode().split()[-1])
