@@ -194,6 +194,29 @@ async def test_a_picture_is_drawn_once_and_then_served_from_disk(start, tmp_path
     assert len(a.drawings.calls) == 2
 
 
+async def test_pictures_drawn_lately_are_served_from_memory_within_its_bound(start, monkeypatch):
+    a = await start("a")
+    original, preview = a.store.picture(HINTED)
+    first = await a.fetch(original)
+    for name in os.listdir(a.store.directory):  # the disk no longer has it: memory answers
+        os.remove(a.store.directory / name)
+    again = await a.fetch(original)
+    assert again[0] == 200 and again[2] == first[2] and again[1]["Content-Type"] == "image/png"
+    assert "immutable" in again[1]["Cache-Control"]
+    assert a.drawings.calls == [("board", "800.png")]
+
+    monkeypatch.setattr("bot.adapters.line.images.RECENT_BYTES", 3 * len(first[2]))
+    views = [BoardView(START, last_move=move) for move in ("a3a4", "b3b4", "c3c4", "d3d4", "e3e4")]
+    for view in views:
+        assert (await a.fetch(a.store.picture(view)[0]))[0] == 200
+    assert a.store._recent_bytes <= 3 * len(first[2]) and len(a.store._recent) <= 3
+    assert a.store._recent_bytes == sum(len(png) for png in a.store._recent.values())
+    assert (await a.fetch(a.store.picture(views[-1])[0]))[0] == 200  # the newest: still in memory
+    assert len(a.drawings.calls) == 1 + len(views)
+    assert (await a.fetch(a.store.picture(views[0])[0]))[0] == 200  # the oldest: from the disk, not drawn
+    assert len(a.drawings.calls) == 1 + len(views)
+
+
 async def test_requests_that_come_while_a_picture_is_drawn_wait_for_that_one_drawing(start):
     a = await start("a")
     original, preview = a.store.picture(HINTED)

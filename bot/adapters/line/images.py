@@ -3,7 +3,8 @@
 LINE does not take uploads for image and imagemap messages: it fetches URLs, perhaps from
 another process of the bot than the one that replied. So a URL carries the picture itself (a
 signed token, see ``pictures.py``), and whichever process LINE reaches draws it on first
-request, off the event loop, and keeps it on local disk (named by the token's hash):
+request, off the event loop, and keeps it on local disk (named by the token's hash) and, for
+the pictures it drew or read lately, in memory, served from there without touching the disk:
 
 - ``/pictures/{token}/800.png`` — the picture (a board or a puzzle card), 800 px wide;
 - ``/pictures/{token}/preview.png`` — the same at 240 px for the chat's preview;
@@ -27,6 +28,7 @@ import os
 import re
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,6 +43,7 @@ IMAGEMAP_BASE = 1040  # tap areas are given for this width
 KEEP_DAYS = 30  # pictures drawn longer ago are deleted (and drawn again if LINE asks)
 _HASH = re.compile(r"[0-9a-f]{64}")
 _CACHE = {"Cache-Control": "public, max-age=31536000, immutable"}  # a URL's picture never changes
+RECENT_BYTES = 16 * 1024 * 1024  # pictures kept in memory: a few thousand previews and boards
 
 Draw = Callable[[Picture, str], bytes]  # (picture, variant) -> PNG
 
@@ -51,7 +54,9 @@ class ImageStore:
         self.base_url = public_base_url.rstrip("/")
         self._signer = Signer(channel_secret)
         self._draw = draw
-        self._drawing: dict[str, asyncio.Task[Path]] = {}  # cache file name -> its drawing
+        self._drawing: dict[str, asyncio.Task[bytes]] = {}  # cache file name -> its drawing
+        self._recent: OrderedDict[str, bytes] = OrderedDict()  # cache file name -> the PNG, newest last
+        self._recent_bytes = 0
         directory.mkdir(parents=True, exist_ok=True)
 
     # --- URLs -------------------------------------------------------------------------
@@ -106,10 +111,26 @@ class ImageStore:
             try:
                 if path.is_file() and path.stat().st_mtime < cutoff:
                     path.unlink()
+                    self._forget(path.name)
                     removed += 1
             except FileNotFoundError:
                 pass
         return removed
+
+    # --- memory -----------------------------------------------------------------------
+
+    def _remember(self, name: str, png: bytes) -> None:
+        self._forget(name)
+        self._recent[name] = png
+        self._recent_bytes += len(png)
+        while self._recent_bytes > RECENT_BYTES and self._recent:
+            _, oldest = self._recent.popitem(last=False)
+            self._recent_bytes -= len(oldest)
+
+    def _forget(self, name: str) -> None:
+        png = self._recent.pop(name, None)
+        if png is not None:
+            self._recent_bytes -= len(png)
 
     # --- serving ----------------------------------------------------------------------
 
@@ -131,7 +152,7 @@ class ImageStore:
         if picture is None or variant not in VARIANTS[picture.kind]:
             raise web.HTTPNotFound()
         name = f"pic-{hashlib.sha256(token.encode('ascii')).hexdigest()}-{variant}"
-        return self._file(await self._drawn(picture, variant, self.directory / name))
+        return _png(await self._drawn(picture, variant, self.directory / name))
 
     async def _get_image(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -153,17 +174,20 @@ class ImageStore:
                 view = _view(json.loads((self.directory / f"{key}.json").read_text("utf-8")))
             except (OSError, ValueError, TypeError):
                 raise web.HTTPNotFound() from None
-            path = await self._drawn(Picture("board", view), width, path)
+            return _png(await self._drawn(Picture("board", view), width, path))
         return self._file(path)
 
-    async def _drawn(self, picture: Picture, variant: str, path: Path) -> Path:
-        """``path``, drawn there first unless it is on disk; requests that come while it is
-        being drawn wait for that one drawing."""
-        if path.is_file():
-            return path
+    async def _drawn(self, picture: Picture, variant: str, path: Path) -> bytes:
+        """The PNG to keep at ``path``: from memory, else (off the event loop) from the disk,
+        else drawn and written there; requests that come while it is being drawn or read wait
+        for that one drawing."""
+        png = self._recent.get(path.name)
+        if png is not None:
+            self._recent.move_to_end(path.name)
+            return png
         drawing = self._drawing.get(path.name)
         if drawing is None:
-            drawing = asyncio.create_task(asyncio.to_thread(self._draw_to, picture, variant, path))
+            drawing = asyncio.create_task(asyncio.to_thread(self._read_or_draw, picture, variant, path))
             self._drawing[path.name] = drawing
             drawing.add_done_callback(lambda done: self._drawn_off(path.name, done))
         try:
@@ -173,19 +197,29 @@ class ImageStore:
             log.warning("cannot draw picture %s: %s", path.name, error)
             raise web.HTTPNotFound() from None
 
-    def _draw_to(self, picture: Picture, variant: str, path: Path) -> Path:
-        self._write(path, self._draw(picture, variant))
-        return path
+    def _read_or_draw(self, picture: Picture, variant: str, path: Path) -> bytes:
+        try:
+            png = path.read_bytes()
+        except FileNotFoundError:
+            png = self._draw(picture, variant)
+        self._write(path, png)  # written, or its time renewed: in use, kept past the next prune
+        return png
 
-    def _drawn_off(self, name: str, drawing: asyncio.Task[Path]) -> None:
+    def _drawn_off(self, name: str, drawing: asyncio.Task[bytes]) -> None:
         self._drawing.pop(name, None)
-        if not drawing.cancelled():
-            drawing.exception()  # retrieved, should no request be left to see it
+        if drawing.cancelled():
+            return
+        if drawing.exception() is None:  # retrieved either way, should no request be left to see it
+            self._remember(name, drawing.result())
 
     def _file(self, path: Path, content_type: str = "image/png") -> web.StreamResponse:
         if not path.is_file():
             raise web.HTTPNotFound()
         return web.FileResponse(path, headers={**_CACHE, "Content-Type": content_type})
+
+
+def _png(png: bytes) -> web.Response:
+    return web.Response(body=png, headers={**_CACHE, "Content-Type": "image/png"})
 
 
 def _shrink(png: bytes) -> bytes:
