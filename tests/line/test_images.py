@@ -196,7 +196,7 @@ async def test_a_picture_is_drawn_once_and_then_served_from_disk(start, tmp_path
 
 async def test_pictures_drawn_lately_are_served_from_memory_within_its_bound(start, monkeypatch):
     a = await start("a")
-    original, preview = a.store.picture(HINTED)
+    original, _ = a.store.picture(HINTED)
     first = await a.fetch(original)
     for name in os.listdir(a.store.directory):  # the disk no longer has it: memory answers
         os.remove(a.store.directory / name)

@@ -66,7 +66,7 @@ async def test_a_failure_is_counted_as_an_error(app, metrics, monkeypatch):
     async def broken(*args, **kwargs):
         raise RuntimeError("the disk is on fire")
 
-    monkeypatch.setattr(app.storage, "active_game", broken)
+    monkeypatch.setattr(app.storage, "chat_state", broken)
     await Chat(app.games).refused("alice", "board", "internal")
     assert messages(metrics, "error") == 1
 
