@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 import uuid
 from collections import OrderedDict
@@ -57,6 +58,7 @@ class ImageStore:
         self._drawing: dict[str, asyncio.Task[bytes]] = {}  # cache file name -> its drawing
         self._recent: OrderedDict[str, bytes] = OrderedDict()  # cache file name -> the PNG, newest last
         self._recent_bytes = 0
+        self._recent_lock = threading.Lock()  # the loop serves from it, the prune (in a thread) forgets
         directory.mkdir(parents=True, exist_ok=True)
 
     # --- URLs -------------------------------------------------------------------------
@@ -119,15 +121,27 @@ class ImageStore:
 
     # --- memory -----------------------------------------------------------------------
 
+    def _recalled(self, name: str) -> bytes | None:
+        with self._recent_lock:
+            png = self._recent.get(name)
+            if png is not None:
+                self._recent.move_to_end(name)
+            return png
+
     def _remember(self, name: str, png: bytes) -> None:
-        self._forget(name)
-        self._recent[name] = png
-        self._recent_bytes += len(png)
-        while self._recent_bytes > RECENT_BYTES and self._recent:
-            _, oldest = self._recent.popitem(last=False)
-            self._recent_bytes -= len(oldest)
+        with self._recent_lock:
+            self._drop(name)
+            self._recent[name] = png
+            self._recent_bytes += len(png)
+            while self._recent_bytes > RECENT_BYTES and self._recent:
+                _, oldest = self._recent.popitem(last=False)
+                self._recent_bytes -= len(oldest)
 
     def _forget(self, name: str) -> None:
+        with self._recent_lock:
+            self._drop(name)
+
+    def _drop(self, name: str) -> None:
         png = self._recent.pop(name, None)
         if png is not None:
             self._recent_bytes -= len(png)
@@ -181,9 +195,8 @@ class ImageStore:
         """The PNG to keep at ``path``: from memory, else (off the event loop) from the disk,
         else drawn and written there; requests that come while it is being drawn or read wait
         for that one drawing."""
-        png = self._recent.get(path.name)
+        png = self._recalled(path.name)
         if png is not None:
-            self._recent.move_to_end(path.name)
             return png
         drawing = self._drawing.get(path.name)
         if drawing is None:
