@@ -148,6 +148,7 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
 
     help = says("help")
     hint = says("hint", slow=True)
+
     @app_commands.command(name=text("discord.cmd.review"), description=text("discord.cmd.review.about"))
     @app_commands.rename(game=text("discord.opt.game"), pgn=text("discord.opt.pgn"), file=text("discord.opt.file"))
     @app_commands.describe(game=text("discord.opt.game.about"), pgn=text("discord.opt.pgn.about"),
@@ -169,6 +170,7 @@ class PlayCommands(commands.GroupCog, group_name=text("discord.cmd.makruk"),
         pasted = await pasted_game(fen, file)
         words = " ".join(w for w in ("analyse", variant.value if variant else "", pasted) if w)
         await self.bot.door.command(interaction, words, slow=True)
+
     puzzle = says("puzzle")
     giveup = says("giveup")
     streak = says("streak")

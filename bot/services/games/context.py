@@ -23,7 +23,7 @@ class Context:
     player: Player | None = None  # the sender, loaded by Table.player
     players: Mapping[int, Player] = field(default_factory=dict)  # the open game's, as the message found them
 
-    def players_of(self, game: Game) -> Mapping[int, Player] | None:
+    def known_players(self, game: Game) -> Mapping[int, Player] | None:
         """``game``'s players as read with the message, if they were all read (the open game's,
         a challenge accepted or a game finished in this message included); None otherwise."""
         return self.players if all(i in self.players for i in game.player_ids) else None

@@ -177,7 +177,7 @@ class Table:
     async def game_reply(self, ctx: Context, game: Game, board: Board, event: str, *,
                          last: Move | None = None, flip: bool = False, selected: int | None = None) -> Reply:
         """The reply that shows a game after ``event``, with its board drawn."""
-        players = ctx.players_of(game)
+        players = ctx.known_players(game)
         if players is None:
             players = await self.players_of(game)
         reply = self.present.game(
