@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from storage import Storage, open_storage
+from storage import Storage, wait_for_storage
 
 from .clock import Clock, SystemClock
 from .config import Settings
@@ -26,6 +26,8 @@ from .services.games import GameService
 from .services.outbox import Outbox, Send
 from .services.presenter import Render
 from .services.puzzles import PuzzleService, weekday_bands
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -48,8 +50,13 @@ class App:
 @asynccontextmanager
 async def open_app(settings: Settings, *, clock: Clock | None = None, engine: Engine | None = None,
                    render: Render | None = None, card_render: Render | None = None,
-                   metrics: Metrics = METRICS) -> AsyncIterator[App]:
+                   metrics: Metrics = METRICS,
+                   sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> AsyncIterator[App]:
     """The running parts of the bot; closes the database (and the engine it made) on exit.
+
+    A database that is away (PostgreSQL down or starting, a SQLite file locked) is tried again,
+    with pauses taken by ``sleep``, for up to ``settings.database_wait_seconds``; then the
+    StorageUnavailable (or StorageBusy) says why it gave up.
 
     Without ``engine`` it makes the real one: the built-in engine and Fairy-Stockfish when
     installed (their processes start at the first bot move). The puzzle bank is loaded into
@@ -57,7 +64,8 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
     Everything counts on ``metrics`` (the process's unless given: a test gives its own).
     """
     clock = clock or SystemClock()
-    storage = await open_storage(settings.database, clock=clock.now)
+    storage = await wait_for_storage(settings.database, limit=settings.database_wait_seconds, clock=clock.now,
+                                     log=log, sleep=sleep)
     own_engine = make_engine(settings, metrics=metrics) if engine is None else None
     # Scheduled work, shared with the other processes of the database, each piece claimed by one.
     claims = Claims(storage, clock, counter=metrics.claimed)
@@ -105,3 +113,14 @@ def configure_logging(level: str, settings: Settings | None = None) -> None:
     JSON object per line) and with their secrets (tokens, the database password) redacted."""
     settings = settings or Settings()
     logging.basicConfig(level=level, handlers=[logs.handler(settings.log_format, settings.secrets())])
+    logging.getLogger("asyncpg.pool").addFilter(cause_not_traceback)
+
+
+def cause_not_traceback(record: logging.LogRecord) -> bool:
+    """asyncpg's pool logs each failed try to reconnect, while the database is away, with a
+    traceback; what failed is an expected condition, so the line says its cause instead."""
+    error = record.exc_info[1] if record.exc_info else None
+    if error is not None:
+        record.msg, record.args = f"{record.getMessage()} ({type(error).__name__}: {error})", None
+        record.exc_info = record.exc_text = None
+    return True

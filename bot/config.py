@@ -12,7 +12,8 @@ from .i18n import LANGUAGES
 LOG_FORMATS = ("text", "json")
 # Every setting read from the environment or .env (.env.example lists each with its meaning).
 SETTING_NAMES = (
-    "DATABASE_PATH", "DATABASE_URL", "BOT_LANGUAGE", "LINE_LANGUAGE", "MOVE_SECONDS", "CHALLENGE_SECONDS",
+    "DATABASE_PATH", "DATABASE_URL", "DATABASE_WAIT_SECONDS", "BOT_LANGUAGE", "LINE_LANGUAGE", "MOVE_SECONDS",
+    "CHALLENGE_SECONDS",
     "DISCORD_TOKEN", "LINE_CHANNEL_SECRET", "LINE_CHANNEL_ACCESS_TOKEN", "PUBLIC_BASE_URL", "LINE_API_BASE_URL",
     "FAIRY_STOCKFISH", "LOG_LEVEL", "LOG_FORMAT",
 )
@@ -25,6 +26,8 @@ class Settings:
     database_path: Path = Path("makruk.db")
     # A postgresql:// URL: PostgreSQL instead of the SQLite file at database_path.
     database_url: str | None = field(default=None, repr=False)  # may hold a password
+    # How long a process starting while the database is away (down, starting, locked) keeps trying.
+    database_wait_seconds: int = 60
     language: str = "en"  # default language of new channels (LINE uses Thai, see line_language)
     line_language: str = "th"
     move_seconds: int = 24 * 3600  # correspondence time per move
@@ -61,7 +64,7 @@ class Settings:
             value = values.get(name, "").strip()
             return value or None
 
-        def number(name: str, default: int) -> int:
+        def number(name: str, default: int, *, least: int = 1) -> int:
             text = get(name)
             if text is None:
                 return default
@@ -69,8 +72,8 @@ class Settings:
                 value = int(text)
             except ValueError:
                 raise ValueError(f"{name} must be a whole number, got {text!r}") from None
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
+            if value < least:
+                raise ValueError(f"{name} must be {'positive' if least == 1 else f'at least {least}'}, got {value}")
             return value
 
         def language(name: str, default: str) -> str:
@@ -82,6 +85,7 @@ class Settings:
         return cls(
             database_path=Path(get("DATABASE_PATH") or "makruk.db"),
             database_url=database_url(get("DATABASE_URL")),
+            database_wait_seconds=number("DATABASE_WAIT_SECONDS", 60, least=0),
             language=language("BOT_LANGUAGE", "en"),
             line_language=language("LINE_LANGUAGE", "th"),
             move_seconds=number("MOVE_SECONDS", 24 * 3600),

@@ -12,9 +12,10 @@ from .errors import (
     PuzzleAlreadyPosted,
     StorageBusy,
     StorageError,
+    StorageUnavailable,
     VersionConflict,
 )
-from .open import is_database_url, open_storage
+from .open import is_database_url, open_storage, wait_for_storage
 from .postgres import PostgresStorage
 from .records import (
     INITIAL_DEVIATION,
@@ -102,10 +103,12 @@ __all__ = [
     "Storage",
     "StorageBusy",
     "StorageError",
+    "StorageUnavailable",
     "Streak",
     "Subscription",
     "Taken",
     "VersionConflict",
     "is_database_url",
     "open_storage",
+    "wait_for_storage",
 ]

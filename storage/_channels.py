@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 from ._cache import MoveCache
 from ._games import open_game
+from ._outbox import insert_notices
 from ._players import find_player, get_players
 from ._rows import SETTINGS_COLUMNS, settings_from_row
-from ._sql import read_tx
-from .records import ChannelSettings, ChatState, Platform
+from ._sql import read_tx, write_tx
+from .records import ChannelSettings, ChatState, NewNotice, Platform
 
 
 def chat_state(
@@ -32,10 +34,17 @@ def get_channel_settings(
     return settings_from_row(platform, channel, row)
 
 
-def set_channel_settings(conn: sqlite3.Connection, settings: ChannelSettings, now: str) -> None:
+def set_channel_settings(
+    conn: sqlite3.Connection, settings: ChannelSettings, notices: Sequence[NewNotice], now: str
+) -> None:
+    with write_tx(conn):
+        _upsert_settings(conn, settings, now)
+        insert_notices(conn, notices, now)
+
+
+def _upsert_settings(conn: sqlite3.Connection, settings: ChannelSettings, now: str) -> None:
     s = settings
     push_notices = None if s.push_notices is None else int(s.push_notices)
-    # A single statement commits atomically on its own (autocommit).
     conn.execute(
         """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
                move_seconds, coordinates, orientation, push_notices, notation, updated)

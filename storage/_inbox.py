@@ -46,19 +46,17 @@ def take_event(
         ).fetchone()
         if busy is not None:
             return Taken(None, busy=True)
-        # Started and not finished, by a process gone quiet (or by this one, abandoned): lost.
-        conn.execute(
-            "DELETE FROM inbox WHERE platform = ? AND channel = ? AND started IS NOT NULL", (platform, channel)
-        )
+        # The first event, also one started by a process gone quiet (or by this one, abandoned):
+        # taken again, its tries counted.
         row = conn.execute(
-            """SELECT id, event_id, sent, body FROM inbox WHERE platform = ? AND channel = ?
+            """SELECT id, event_id, sent, body, tries FROM inbox WHERE platform = ? AND channel = ?
                ORDER BY sent, id LIMIT 1""",
             (platform, channel),
         ).fetchone()
         if row is None:
             return Taken(None)
-        conn.execute("UPDATE inbox SET holder = ?, started = ? WHERE id = ?", (holder, now, row[0]))
-    return Taken(InboxEvent(row[0], platform, channel, row[1], decode_time(row[2]), row[3]))
+        conn.execute("UPDATE inbox SET holder = ?, started = ?, tries = tries + 1 WHERE id = ?", (holder, now, row[0]))
+    return Taken(InboxEvent(row[0], platform, channel, row[1], decode_time(row[2]), row[3], tries=row[4] + 1))
 
 
 def event_holders(conn: sqlite3.Connection, prefix: str) -> set[str]:
@@ -69,14 +67,22 @@ def event_holders(conn: sqlite3.Connection, prefix: str) -> set[str]:
     return {holder for (holder,) in rows}
 
 
-def drop_started_events(conn: sqlite3.Connection, holder: str) -> int:
+def release_started_events(conn: sqlite3.Connection, holder: str) -> list[str]:
     with write_tx(conn):
-        return conn.execute("DELETE FROM inbox WHERE holder = ? AND started IS NOT NULL", (holder,)).rowcount
+        rows = conn.execute(
+            """UPDATE inbox SET holder = NULL, started = NULL WHERE holder = ? AND started IS NOT NULL
+               RETURNING channel""",
+            (holder,),
+        ).fetchall()
+    return sorted({channel for (channel,) in rows})
 
 
 def give_back_event(conn: sqlite3.Connection, event: int, holder: str) -> None:
     with _unsynced(conn), write_tx(conn):
-        conn.execute("UPDATE inbox SET holder = NULL, started = NULL WHERE id = ? AND holder = ?", (event, holder))
+        conn.execute(
+            "UPDATE inbox SET holder = NULL, started = NULL, tries = tries - 1 WHERE id = ? AND holder = ?",
+            (event, holder),
+        )
 
 
 @contextmanager

@@ -49,6 +49,16 @@ def due_notices(conn: sqlite3.Connection, platform: str, now: str, limit: int) -
     return [notice_from_row(row, TEXT) for row in rows]
 
 
+def notices_with_keys(conn: sqlite3.Connection, keys: Sequence[str]) -> list[OutboxNotice]:
+    if not keys:
+        return []
+    marks = ", ".join("?" * len(keys))
+    rows = conn.execute(
+        f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE key IN ({marks}) ORDER BY id", list(keys)
+    ).fetchall()
+    return [notice_from_row(row, TEXT) for row in rows]
+
+
 def pending_notices(conn: sqlite3.Connection, platform: str, channel: str) -> list[OutboxNotice]:
     rows = conn.execute(
         f"""SELECT {NOTICE_COLUMNS} FROM outbox

@@ -248,8 +248,8 @@ class Storage(ABC):
         """The channel's settings; all None (bot defaults) if never set."""
 
     @abstractmethod
-    async def set_channel_settings(self, settings: ChannelSettings) -> None:
-        """Replace the channel's settings."""
+    async def set_channel_settings(self, settings: ChannelSettings, *, notices: Sequence[NewNotice] = ()) -> None:
+        """Replace the channel's settings (and store `notices`), in one transaction."""
 
     # Puzzles
 
@@ -401,8 +401,9 @@ class Storage(ABC):
 
         One process at a time handles a chat's events: while another holder has one started
         since `stale_before`, nothing is taken and `busy` is set (ask again soon). An event
-        started before `stale_before` is dropped as lost with its process (it was started,
-        so it is never handled twice).
+        started before `stale_before` and not finished (its process died or went quiet) is
+        taken again, with `tries` counting each take: the game service recognises a change
+        it had committed already, so nothing is applied twice and nothing is lost.
         """
 
     @abstractmethod
@@ -410,9 +411,9 @@ class Storage(ABC):
         """The holders whose names start with `prefix` that have an event started."""
 
     @abstractmethod
-    async def drop_started_events(self, holder: str) -> int:
-        """Drop the events `holder` started (a process known to be dead: they count as
-        handled, never handled twice), so its chats go on at once; returns how many."""
+    async def release_started_events(self, holder: str) -> list[str]:
+        """Release the events `holder` started (a process known to be dead), so the next
+        taker of each chat takes them again at once; returns those chats."""
 
     @abstractmethod
     async def give_back_event(self, event: int, holder: str) -> None:
@@ -469,6 +470,11 @@ class Storage(ABC):
         is neither sent nor dead and has `push` set, whatever that one's `due`: a chat's
         notices arrive in order, and a later one never overtakes one waiting for a retry.
         """
+
+    @abstractmethod
+    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
+        """The notices with these keys that exist (sent, dead or waiting), in outbox order:
+        the rows one event caused, whose keys the service derives from the event."""
 
     @abstractmethod
     async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:

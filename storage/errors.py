@@ -51,3 +51,22 @@ class StorageBusy(StorageError):
     def __init__(self, detail: str = "") -> None:
         message = "the database is busy (locked by another writer); try again"
         super().__init__(f"{message} ({detail})" if detail else message)
+        self.detail = detail
+
+
+class StorageUnavailable(StorageBusy):
+    """The database server cannot be reached, or is starting or stopping; nothing was done, try again.
+
+    A StorageBusy, so that every caller that answers "busy, try again" answers this too, but
+    with its own message: the real cause, not a lock."""
+
+    def __init__(self, where: str, cause: str, *, waited: float | None = None) -> None:
+        if waited is None:
+            message = f"cannot connect to the database at {where} ({cause})"
+        else:
+            message = f"could not reach the database at {where} ({cause}) for {waited:g} s"
+        StorageError.__init__(self, message)
+        self.detail = cause
+        self.where = where
+        self.cause = cause
+        self.waited = waited

@@ -463,6 +463,13 @@ class InboxEvent:
     event_id: str
     sent: datetime
     body: str
+    tries: int = 1  # how many times it was taken, this time included: more than 1 after a crash
+
+    @property
+    def retried(self) -> bool:
+        """Whether a process took it before and did not finish it (it died): the change it
+        causes may be stored already."""
+        return self.tries > 1
 
 
 @dataclass(frozen=True, slots=True)

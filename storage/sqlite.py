@@ -312,8 +312,8 @@ class SqliteStorage(Storage):
     async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
         return await self._run(_channels.get_channel_settings, platform, channel)
 
-    async def set_channel_settings(self, settings: ChannelSettings) -> None:
-        await self._run(_channels.set_channel_settings, settings, self._now())
+    async def set_channel_settings(self, settings: ChannelSettings, *, notices: Sequence[NewNotice] = ()) -> None:
+        await self._run(_channels.set_channel_settings, settings, list(notices), self._now())
 
     # Puzzles
 
@@ -442,8 +442,8 @@ class SqliteStorage(Storage):
     async def event_holders(self, prefix: str) -> set[str]:
         return await self._run(_inbox.event_holders, prefix)
 
-    async def drop_started_events(self, holder: str) -> int:
-        return await self._run(_inbox.drop_started_events, holder)
+    async def release_started_events(self, holder: str) -> list[str]:
+        return await self._run(_inbox.release_started_events, holder)
 
     async def give_back_event(self, event: int, holder: str) -> None:
         await self._run(_inbox.give_back_event, event, holder)
@@ -478,6 +478,9 @@ class SqliteStorage(Storage):
         self, platform: Platform, now: datetime, *, limit: int = 100
     ) -> list[OutboxNotice]:
         return await self._run(_outbox.due_notices, platform, encode_time(now), limit)
+
+    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
+        return await self._run(_outbox.notices_with_keys, list(keys))
 
     async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
         return await self._run(_outbox.pending_notices, platform, channel)

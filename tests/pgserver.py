@@ -19,6 +19,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from itertools import count
 from pathlib import Path
 
@@ -101,3 +102,47 @@ class PgServer:
         finally:
             await conn.close()
         return self.url(name)
+
+    def restart(self, *, immediate: bool = True) -> None:
+        """Restarts the server with the options it was started with; ``immediate`` as after a
+        crash (``pg_ctl restart -m immediate``: no checkpoint, open connections cut, WAL replayed)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate" if immediate else "fast",
+                  "-l", str(self.root / "server.log"), "-w", "-t", "60", "restart")
+
+    def stop_server(self, *, immediate: bool = False) -> None:
+        """Stops the server and keeps its cluster (`start_server` brings it back); `immediate`
+        as a crash would: no checkpoint, recovery at the next start."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate" if immediate else "fast", "-w", "stop")
+
+    def start_server(self, *, wait: bool = True) -> None:
+        """Starts the stopped server again on the same port, with the options `start` gave it
+        (pg_ctl's restart of a stopped server reads them back from postmaster.opts); with `wait`,
+        returns once it takes connections. Without, at once, while it is still starting up."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"),
+                  "-w" if wait else "-W", "-t", "60", "restart")
+        if wait:
+            self.wait_until_ready()
+
+    def wait_until_ready(self, timeout: float = 60.0) -> None:
+        """Waits until the server takes connections. `pg_ctl -w` returns earlier after a crash
+        (`-m immediate`): as soon as recovery starts, while connections still get 57P03."""
+        deadline = time.monotonic() + timeout
+        while subprocess.run([str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                             check=False).returncode != 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL on port {self.port} takes no connections after {timeout:g} s")
+            time.sleep(0.05)
+
+    def start_in_recovery(self) -> None:
+        """Starts the stopped server as a standby without hot standby: it is up but refuses
+        every connection with 57P03 ("the database system is not accepting connections"), as
+        a server starting up does, until `promote()`."""
+        (self.data / "standby.signal").touch()
+        with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
+            conf.write("hot_standby = off\n")
+        # pg_ctl -w returns once recovery runs: up, refusing connections.
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-t", "60", "restart")
+
+    def promote(self) -> None:
+        """Ends the recovery `start_in_recovery` began: the server takes connections again."""
+        self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "promote")

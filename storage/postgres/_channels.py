@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from .._cache import MoveCache
 from .._rows import SETTINGS_COLUMNS, settings_from_row
-from ..records import ChannelSettings, ChatState, Platform
+from ..records import ChannelSettings, ChatState, NewNotice, Platform
 from ._games import active_game
+from ._outbox import add_notices
 from ._players import find_player, get_players
 from ._sql import Connection, affected
 
@@ -31,21 +33,26 @@ async def get_channel_settings(conn: Connection, platform: Platform, channel: st
     return settings_from_row(platform, channel, row)
 
 
-async def set_channel_settings(conn: Connection, settings: ChannelSettings, now: datetime) -> None:
+async def set_channel_settings(
+    conn: Connection, settings: ChannelSettings, notices: Sequence[NewNotice], now: datetime
+) -> None:
     s = settings
-    await conn.execute(
-        """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
-               move_seconds, coordinates, orientation, push_notices, notation, updated)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-           ON CONFLICT (platform, channel) DO UPDATE SET
-               language = excluded.language, promotion = excluded.promotion,
-               perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
-               coordinates = excluded.coordinates, orientation = excluded.orientation,
-               push_notices = excluded.push_notices, notation = excluded.notation,
-               updated = excluded.updated""",
-        s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
-        s.coordinates, s.orientation, s.push_notices, s.notation, now,
-    )
+    async with conn.transaction():
+        if notices:
+            await add_notices(conn, notices, now)
+        await conn.execute(
+            """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
+                   move_seconds, coordinates, orientation, push_notices, notation, updated)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+               ON CONFLICT (platform, channel) DO UPDATE SET
+                   language = excluded.language, promotion = excluded.promotion,
+                   perpetual = excluded.perpetual, move_seconds = excluded.move_seconds,
+                   coordinates = excluded.coordinates, orientation = excluded.orientation,
+                   push_notices = excluded.push_notices, notation = excluded.notation,
+                   updated = excluded.updated""",
+            s.platform, s.channel, s.language, s.promotion, s.perpetual, s.move_seconds,
+            s.coordinates, s.orientation, s.push_notices, s.notation, now,
+        )
 
 
 async def mark_event_processed(conn: Connection, event_id: str, now: datetime) -> bool:

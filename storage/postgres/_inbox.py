@@ -46,19 +46,18 @@ async def take_event(
         )
         if busy:
             return Taken(None, busy=True)
-        # Started and not finished, by a process gone quiet (or by this one, abandoned): lost.
-        await conn.execute(
-            "DELETE FROM inbox WHERE platform = $1 AND channel = $2 AND started IS NOT NULL", platform, channel
-        )
+        # The first event, also one started by a process gone quiet (or by this one, abandoned):
+        # taken again, its tries counted.
         row = await conn.fetchrow(
-            """UPDATE inbox SET holder = $3, started = $4
+            """UPDATE inbox SET holder = $3, started = $4, tries = tries + 1
                WHERE id = (SELECT id FROM inbox WHERE platform = $1 AND channel = $2 ORDER BY sent, id LIMIT 1)
-               RETURNING id, event_id, sent, body""",
+               RETURNING id, event_id, sent, body, tries""",
             platform, channel, holder, now,
         )
     if row is None:
         return Taken(None)
-    return Taken(InboxEvent(row["id"], platform, channel, row["event_id"], utc(row["sent"]), row["body"]))
+    return Taken(InboxEvent(row["id"], platform, channel, row["event_id"], utc(row["sent"]), row["body"],
+                            tries=row["tries"]))
 
 
 async def event_holders(conn: Connection, prefix: str) -> set[str]:
@@ -68,13 +67,18 @@ async def event_holders(conn: Connection, prefix: str) -> set[str]:
     return {row["holder"] for row in rows}
 
 
-async def drop_started_events(conn: Connection, holder: str) -> int:
-    status = await conn.execute("DELETE FROM inbox WHERE holder = $1 AND started IS NOT NULL", holder)
-    return int(status.split()[-1])
+async def release_started_events(conn: Connection, holder: str) -> list[str]:
+    rows = await conn.fetch(
+        "UPDATE inbox SET holder = NULL, started = NULL WHERE holder = $1 AND started IS NOT NULL RETURNING channel",
+        holder,
+    )
+    return sorted({row["channel"] for row in rows})
 
 
 async def give_back_event(conn: Connection, event: int, holder: str) -> None:
-    await conn.execute("UPDATE inbox SET holder = NULL, started = NULL WHERE id = $1 AND holder = $2", event, holder)
+    await conn.execute(
+        "UPDATE inbox SET holder = NULL, started = NULL, tries = tries - 1 WHERE id = $1 AND holder = $2", event, holder
+    )
 
 
 async def waiting_chats(

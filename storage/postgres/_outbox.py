@@ -83,6 +83,11 @@ async def due_notices(
     return [notice_from_row(row, NATIVE) for row in rows]
 
 
+async def notices_with_keys(conn: Connection, keys: Sequence[str]) -> list[OutboxNotice]:
+    rows = await conn.fetch(f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE key = ANY($1::text[]) ORDER BY id", list(keys))
+    return [notice_from_row(row, NATIVE) for row in rows]
+
+
 async def pending_notices(conn: Connection, platform: str, channel: str) -> list[OutboxNotice]:
     rows = await conn.fetch(
         f"""SELECT {NOTICE_COLUMNS} FROM outbox

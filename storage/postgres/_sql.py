@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 from typing import Any, Final, TypeAlias
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from ..errors import StorageBusy, StorageError
+from ..errors import StorageBusy, StorageError, StorageUnavailable
 
 # asyncpg has no type hints: its connection is Any to mypy, named here for the reader.
 Connection: TypeAlias = Any
@@ -22,9 +24,12 @@ DATABASE_ERRORS: Final = (
     asyncio.TimeoutError,
 )
 # SQLSTATEs that mean "busy, try again": a lock wait past lock_timeout, a deadlock, a
-# serialization failure, a statement cancelled by a timeout, no connection slot free, a
-# server starting or stopping.
-_BUSY_STATES: Final = frozenset({"55P03", "40P01", "40001", "57014", "53300", "57P03"})
+# serialization failure, a statement cancelled by a timeout.
+_BUSY_STATES: Final = frozenset({"55P03", "40P01", "40001", "57014"})
+# SQLSTATEs of a server that refuses a new connection for now: starting up, in recovery or
+# shutting down (57P03), shut down or crashed during the handshake (57P01, 57P02), no
+# connection slot free (53300).
+_AWAY_STATES: Final = frozenset({"57P03", "57P01", "57P02", "53300"})
 
 
 def storage_error(error: BaseException) -> StorageError:
@@ -35,6 +40,39 @@ def storage_error(error: BaseException) -> StorageError:
     if getattr(error, "sqlstate", None) in _BUSY_STATES:
         return StorageBusy(str(error))
     return StorageError(str(error) or type(error).__name__)
+
+
+def connect_error(error: BaseException, where: str) -> StorageError:
+    """The StorageError for a connection to `where` that could not be made. Nothing was sent,
+    so a server that is away (refused, no answer, starting, stopping) is StorageUnavailable:
+    try again. A missing database or a refused login is a plain StorageError: waiting will
+    not help."""
+    if is_away(error):
+        return StorageUnavailable(where, cause(error))
+    return StorageError(f"cannot connect to the database at {where} ({cause(error)})")
+
+
+def is_away(error: BaseException) -> bool:
+    """Whether `error` is a server that is not there for now (no answer, refused, starting,
+    stopping, full) or a connection it cut."""
+    return isinstance(error, asyncio.TimeoutError | OSError | asyncpg.PostgresConnectionError) or (
+        getattr(error, "sqlstate", None) in _AWAY_STATES
+    )
+
+
+def cause(error: BaseException) -> str:
+    """What went wrong, in a few words: "connection refused", "the database system is
+    starting up", "no answer in time"."""
+    if isinstance(error, asyncio.TimeoutError):
+        return "no answer in time"
+    if isinstance(error, socket.gaierror):
+        return f"unknown host: {error.strerror}"
+    if isinstance(error, OSError) and error.errno:
+        return os.strerror(error.errno).lower()
+    # The server's message and its detail on one line (str() puts the detail on a line of its own).
+    text = getattr(error, "message", None) or str(error) or type(error).__name__
+    detail = getattr(error, "detail", None)
+    return " ".join(f"{text}: {detail}".split() if detail else text.split())
 
 
 def affected(status: str) -> int:

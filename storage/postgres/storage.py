@@ -18,7 +18,7 @@ from .._cache import MoveCache
 from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from .._rows import utc
 from ..base import Storage
-from ..errors import StorageError
+from ..errors import StorageError, StorageUnavailable
 from ..records import (
     NO_CHANGES,
     UNCHANGED,
@@ -48,7 +48,7 @@ from ..records import (
     Taken,
 )
 from . import _channels, _games, _inbox, _leases, _outbox, _players, _puzzles, migrate
-from ._sql import DATABASE_ERRORS, Connection, redacted, storage_error
+from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, is_away, redacted, storage_error
 
 T = TypeVar("T")
 
@@ -69,10 +69,11 @@ async def open_storage(
     it ready to use.
 
     Raises IncompatibleDatabase, leaving the database untouched, when it holds another
-    application's tables or a schema newer than this code, and StorageError when it cannot
-    be reached. `busy_timeout_ms` is how long a call waits for a lock another transaction
-    holds (or for a free connection) before it raises StorageBusy; `pool_size` is the most
-    connections this storage opens.
+    application's tables or a schema newer than this code; StorageUnavailable (a StorageBusy:
+    try again) when the server cannot be reached or is starting or stopping; StorageError when
+    waiting will not help (no such database, a refused login). `busy_timeout_ms` is how long a
+    call waits for a lock another transaction holds (or for a free connection) before it raises
+    StorageBusy; `pool_size` is the most connections this storage opens.
     """
     where = redacted(url)
     wait_ms = max(1, busy_timeout_ms)  # 0 would mean "wait for ever" to PostgreSQL
@@ -86,12 +87,16 @@ async def open_storage(
             reset=_keep_session,
         )
     except DATABASE_ERRORS as error:
-        raise StorageError(f"cannot connect to {where}: {storage_error(error)}") from error
+        raise connect_error(error, where) from error
     storage = PostgresStorage(pool, where, clock, move_cache, wait_ms)
     try:
         await storage._run(migrate.upgrade, where)
-    except BaseException:
+    except BaseException as error:
         await pool.close()
+        lost = error.__cause__
+        if isinstance(error, StorageError) and lost is not None and is_away(lost):
+            # Each upgrade step is one transaction: done or not, trying again is safe.
+            raise StorageUnavailable(where, cause(lost)) from lost
         raise
     return storage
 
@@ -116,14 +121,27 @@ class PostgresStorage(Storage):
 
     async def _run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Run `fn(connection, *args)` on a pooled connection. Database errors become
-        StorageError (a lock or a connection not had in time: StorageBusy), so that callers
-        never see asyncpg."""
+        StorageError (a lock or a connection not had in time: StorageBusy; a server that is
+        away when a connection is made: StorageUnavailable), so that callers never see asyncpg."""
+        conn = await self._connection()
         try:
-            conn: Connection
-            async with self._pool.acquire(timeout=self._acquire_timeout) as conn:
+            try:
                 return await fn(conn, *args)
+            finally:
+                await self._pool.release(conn)
         except DATABASE_ERRORS as error:
             raise storage_error(error) from error
+
+    async def _connection(self) -> Connection:
+        """A pooled connection; the pool makes a new one when the one it held was lost."""
+        try:
+            return await self._pool.acquire(timeout=self._acquire_timeout)
+        except TimeoutError as error:
+            raise storage_error(error) from error  # no free connection in time: StorageBusy
+        except DATABASE_ERRORS as error:
+            # Nothing was sent, so "try again" is true here; a connection lost later is no
+            # StorageBusy, since its COMMIT may have been done.
+            raise connect_error(error, self.url) from error
 
     def _now(self) -> datetime:
         return utc(self._clock())
@@ -274,8 +292,8 @@ class PostgresStorage(Storage):
     async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
         return await self._run(_channels.get_channel_settings, platform, channel)
 
-    async def set_channel_settings(self, settings: ChannelSettings) -> None:
-        await self._run(_channels.set_channel_settings, settings, self._now())
+    async def set_channel_settings(self, settings: ChannelSettings, *, notices: Sequence[NewNotice] = ()) -> None:
+        await self._run(_channels.set_channel_settings, settings, list(notices), self._now())
 
     # Puzzles
 
@@ -403,8 +421,8 @@ class PostgresStorage(Storage):
     async def event_holders(self, prefix: str) -> set[str]:
         return await self._run(_inbox.event_holders, prefix)
 
-    async def drop_started_events(self, holder: str) -> int:
-        return await self._run(_inbox.drop_started_events, holder)
+    async def release_started_events(self, holder: str) -> list[str]:
+        return await self._run(_inbox.release_started_events, holder)
 
     async def give_back_event(self, event: int, holder: str) -> None:
         await self._run(_inbox.give_back_event, event, holder)
@@ -439,6 +457,9 @@ class PostgresStorage(Storage):
         self, platform: Platform, now: datetime, *, limit: int = 100
     ) -> list[OutboxNotice]:
         return await self._run(_outbox.due_notices, platform, utc(now), limit)
+
+    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
+        return await self._run(_outbox.notices_with_keys, list(keys))
 
     async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
         return await self._run(_outbox.pending_notices, platform, channel)

@@ -61,19 +61,24 @@ async def test_one_process_at_a_time_handles_a_chat_and_other_chats_go_on(storag
     assert (await take(storage, clock, "p2")).event is None
 
 
-async def test_an_event_started_by_a_process_that_went_quiet_is_dropped_never_repeated(
+async def test_an_event_started_by_a_process_that_went_quiet_is_taken_again(
         storage: Storage, clock: FakeClock) -> None:
     await storage.receive_events([event("e1", sent=clock.now), event("e2", sent=clock.now)])
     started = await take(storage, clock, "dead")
     assert started.event is not None and started.event.event_id == "e1"
+    assert started.event.tries == 1 and not started.event.retried
     assert await storage.waiting_chats("line", received_before=clock.now + timedelta(seconds=1),
                                        stale_before=clock.now - STALE) == ["group:C1"]  # e2 waits
     assert (await take(storage, clock, "p2")).busy
     clock.advance(STALE.total_seconds() + 1)
     assert await storage.waiting_chats("line", received_before=clock.now, stale_before=clock.now - STALE) == [
         "group:C1"]
-    taken = await take(storage, clock, "p2")
-    assert taken.event is not None and taken.event.event_id == "e2"  # e1 was started: at most once
+    again = await take(storage, clock, "p2")
+    # e1 again, marked as retried: the service finds what it had stored, if anything
+    assert again.event is not None and again.event.event_id == "e1" and again.event.tries == 2
+    assert again.event.retried
+    taken = await take(storage, clock, "p2", finished=again.event.id)
+    assert taken.event is not None and taken.event.event_id == "e2" and not taken.event.retried
     assert (await take(storage, clock, "p2", finished=taken.event.id)).event is None
     assert await storage.waiting_chats("line", received_before=clock.now, stale_before=clock.now) == []
 
@@ -124,14 +129,25 @@ async def test_an_event_given_back_is_the_chats_next_again(storage: Storage, clo
     assert again.event is not None and again.event.event_id == "e1"
 
 
-async def test_the_started_events_of_a_dead_holder_are_dropped_on_request(storage: Storage, clock: FakeClock) -> None:
+async def test_the_started_events_of_a_dead_holder_are_released_on_request(
+        storage: Storage, clock: FakeClock) -> None:
     await storage.receive_events([event("e1", sent=clock.now), event("e2", sent=clock.now),
                                   event("x1", "group:C2", sent=clock.now)])
     assert (await take(storage, clock, "here/1/100/aa")).event is not None  # e1, started
     assert (await take(storage, clock, "here/1/200/bb", chat="group:C2")).event is not None
     assert await storage.event_holders("here/1/") == {"here/1/100/aa", "here/1/200/bb"}
     assert await storage.event_holders("elsewhere/") == set()
-    assert await storage.drop_started_events("here/1/100/aa") == 1
+    assert await storage.release_started_events("here/1/100/aa") == ["group:C1"]
+    assert await storage.release_started_events("here/1/100/aa") == []
     assert await storage.event_holders("here/1/") == {"here/1/200/bb"}
-    taken = await take(storage, clock, "p2")  # the chat goes on at once, with its next event
-    assert taken.event is not None and taken.event.event_id == "e2"
+    taken = await take(storage, clock, "p2")  # the chat goes on at once, with e1 again
+    assert taken.event is not None and taken.event.event_id == "e1" and taken.event.retried
+
+
+async def test_an_event_given_back_keeps_its_tries(storage: Storage, clock: FakeClock) -> None:
+    await storage.receive_events([event("e1", sent=clock.now)])
+    taken = await take(storage, clock, "p1")
+    assert taken.event is not None
+    await storage.give_back_event(taken.event.id, "p1")  # never acted on: not a try
+    again = await take(storage, clock, "p1")
+    assert again.event is not None and again.event.tries == 1 and not again.event.retried

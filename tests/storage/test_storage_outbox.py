@@ -9,6 +9,7 @@ import pytest
 
 from storage import (
     ChannelBusy,
+    ChannelSettings,
     GameChanges,
     NewGame,
     NewMove,
@@ -311,3 +312,24 @@ async def test_prune_deletes_only_notices_sent_before_the_time(
     # A pruned key is free again; a kept one is not.
     await storage.add_notices([notice("old"), notice("new")])
     assert await pending_keys(storage) == ["pending", "old"]
+
+
+async def test_notices_are_found_by_their_keys_sent_or_not(storage: Storage) -> None:
+    await storage.add_notices([notice("ev-00"), notice("other"), notice("ev-01")])
+    await storage.mark_notices_sent(["ev-00"])
+    found = await storage.notices_with_keys(["ev-00", "ev-01", "ev-02"])
+    assert [n.key for n in found] == ["ev-00", "ev-01"]  # in outbox order, the missing one left out
+    assert found[0].sent is not None and found[1].sent is None
+    assert await storage.notices_with_keys([]) == []
+
+
+async def test_a_settings_change_stores_its_notices_with_it(storage: Storage) -> None:
+    await storage.set_channel_settings(ChannelSettings("discord", "chan-1", language="en"),
+                                       notices=[notice("lang-00")])
+    assert (await storage.get_channel_settings("discord", "chan-1")).language == "en"
+    assert await pending_keys(storage) == ["lang-00"]
+    with pytest.raises(StorageError, match=NOT_JSON):  # a notice that cannot be stored takes the change with it
+        await storage.set_channel_settings(ChannelSettings("discord", "chan-1", language="th"),
+                                           notices=[notice("lang-01", payload="{not json")])
+    assert (await storage.get_channel_settings("discord", "chan-1")).language == "en"
+    assert await pending_keys(storage) == ["lang-00"]
