@@ -41,6 +41,12 @@ class Incoming:
     # False when the door draws boards itself from the reply's view (LINE's picture URLs name
     # the view and are drawn when LINE fetches them): the service then draws no PNG.
     pictures: bool = True
+    # The platform's id of the message (LINE's webhookEventId, Discord's message or interaction
+    # id): the outbox rows of what it changes are keyed by it, so handling it again after a
+    # crash finds them instead of applying the change twice.
+    event: str | None = None
+    # Taken again after the process that had it died: what it changed may be stored already.
+    retried: bool = False
 
 
 @dataclass(frozen=True)

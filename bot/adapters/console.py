@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import TextIO
 
@@ -62,7 +63,10 @@ class ConsoleChat:
         speaker = _SPEAKER.fullmatch(line)
         name, text = (speaker.group(1), speaker.group(2)) if speaker else (DEFAULT_USER, line)
         mentions = tuple(User(m, m) for m in _MENTION.findall(text))
-        return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions)
+        # Each line is an event of its own: what it changes is stored with its answer, which the
+        # outbox shows after a restart if this process died before printing it.
+        return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions,
+                        event=uuid.uuid4().hex)
 
     async def show(self, reply: Reply) -> None:
         image_path = self._save_image(reply)

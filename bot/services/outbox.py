@@ -13,6 +13,7 @@ nonce), so a notice sent twice (a crash between the send and the mark) shows onc
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import secrets
@@ -68,12 +69,28 @@ def payload_of(reply: Reply) -> str:
 
 
 def new_notice(platform: Platform, channel: str, kind: str, reply: Reply, *, due: datetime | None = None,
-               push: bool = True) -> tuple[NewNotice, Reply]:
+               push: bool = True, key: str | None = None) -> tuple[NewNotice, Reply]:
     """An outbox row holding ``reply`` for a chat (to store with the change that causes it),
-    with a fresh key, and the reply marked with that key."""
-    key = secrets.token_hex(10)  # 20 characters: within Discord's 25 for a nonce
+    with ``key`` (else a fresh one), and the reply marked with that key."""
+    key = key or secrets.token_hex(10)  # 20 characters: within Discord's 25 for a nonce
     reply = dataclasses.replace(reply, outbox_key=key)
     return NewNotice(platform, channel, key, kind, payload_of(reply), due=due, push=push), reply
+
+
+EVENT_KEYS = 64  # outbox rows one message may cause: its answer, the engine's moves after it
+
+
+def event_keys(platform: Platform, event: str) -> list[str]:
+    """The keys of the outbox rows a message causes, in the order it writes them. Derived from
+    the platform's id of the message, so that whoever handles the message again (its process
+    died) finds what it had stored; 22 characters, within Discord's 25 for a nonce.
+
+    >>> keys = event_keys("line", "01HXYZ")
+    >>> keys == event_keys("line", "01HXYZ"), len(keys[0]), keys[0][:20] == keys[1][:20]
+    (True, 22, True)
+    """
+    digest = hashlib.blake2b(f"{platform}:{event}".encode(), digest_size=10).hexdigest()
+    return [f"{digest}{n:02d}" for n in range(EVENT_KEYS)]
 
 
 class Outbox:

@@ -14,7 +14,7 @@ import discord
 
 from bot.adapters.discord.threads import GameThreads
 from bot.i18n import Catalog
-from bot.services.games.moves import INLINE_GRACE_SECONDS
+from bot.services.games.table import ANSWER_GRACE
 
 from .fakes import ALICE, BOB, CHANNEL_ID, GUILD_ID, MAKRUK, RETRY_AFTER, FakeDiscord, Fault, dm_channel, thread_channel
 from .test_play import start_game
@@ -132,7 +132,7 @@ async def test_the_bots_move_that_could_not_be_shown_is_posted_once(bot, discord
     api.expire(after=1)
     await api.slash(ALICE, "new", bot=2, colour="black", dm=True)
     assert api.kinds() == ["defer", "expired"]
-    clock.advance(seconds=INLINE_GRACE_SECONDS)  # the time a door has to show the bot's move itself
+    clock.advance(seconds=ANSWER_GRACE.total_seconds())  # the time a door has to show the bot's move itself
     # the game's start (handed over by the door) and the bot's move; a chat's notices one at a time
     assert await bot.outbox.drain() + await bot.outbox.drain() == 2
     texts = [s.text for s in api.messages_sent()]
@@ -147,7 +147,7 @@ async def test_the_bots_move_shown_in_the_answer_is_not_posted_again(bot, discor
     await api.slash(ALICE, "new", bot=2, colour="black", dm=True)
     assert sum("Bot (2) played" in s.text for s in api.messages_sent()) == 1
     assert await storage.pending_notices("discord", dm["id"]) == []  # the door told the service
-    clock.advance(seconds=INLINE_GRACE_SECONDS)
+    clock.advance(seconds=ANSWER_GRACE.total_seconds())
     api.clear()
     assert await bot.outbox.drain() == 0 and api.sent == []
 

@@ -162,7 +162,7 @@ class Door:
             return
         msg = Incoming(PLATFORM, self.key(message.channel, message.channel.id), self.user(message.author),
                        text or "help", community=str(message.guild.id if message.guild else message.channel.id),
-                       mentions=tuple(self.user(u) for u in others), addressed=True)
+                       mentions=tuple(self.user(u) for u in others), addressed=True, event=str(message.id))
         replies = await self._typing(message.channel, self.games.handle(msg))
         await self.deliver(MessageSink(message), replies)
 
@@ -364,6 +364,7 @@ class Door:
             mentions=tuple(self.user(u) for u in mentions),
             locale=str(interaction.locale),
             addressed=True,
+            event=str(interaction.id),
         )
 
     def key(self, channel: object, channel_id: int | None) -> str:

@@ -5,6 +5,10 @@ service's business. A reply token answers the event at once (the engine's move c
 same answer), and carries whatever the chat's outbox holds for it (a reminder, the daily
 puzzle): replies are free. What no reply can carry is left to the outbox, which pushes it
 (``push.py``); pushes count against the channel's monthly quota.
+
+An event handled again after its process died (``retried``) answers with its reply token
+too. LINE refuses a token used before, so a refusal of a fresh token means the dead process
+had shown the answer: it is not pushed again.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import aiohttp
 from linebot.v3.messaging import ApiException  # type: ignore[import-untyped]  # line-bot-sdk ships no py.typed
@@ -45,6 +50,10 @@ from .replies import MAX_MESSAGES, Chat, Composer
 log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT = 15.0  # seconds per reply
+# A reply token younger than this is certainly still valid (LINE keeps them about a minute):
+# refused, it was used.
+FRESH_TOKEN_SECONDS = 50.0
+Replied = Literal["shown", "spent", "failed"]
 
 
 @dataclass(frozen=True)
@@ -107,19 +116,19 @@ class LineHandler:
         place = place_of(event.source)
         return place.channel if place is not None else None
 
-    async def handle(self, event: Event) -> None:
-        """One event, in its chat's turn."""
+    async def handle(self, event: Event, retried: bool = False) -> None:
+        """One event, in its chat's turn; ``retried``: taken again after its process died."""
         place = place_of(event.source) if self.chat_of(event) is not None else None
         if place is None:
             return
         if isinstance(event, MessageEvent):
-            await self._message(event, place)
+            await self._message(event, place, retried)
         else:
-            await self._welcome(event, place)
+            await self._welcome(event, place, retried)
 
     # --- events -----------------------------------------------------------------------
 
-    async def _message(self, event: MessageEvent, place: Place) -> None:
+    async def _message(self, event: MessageEvent, place: Place, retried: bool) -> None:
         user_id = event.source.user_id
         if not user_id:
             return  # LINE hides who wrote (old clients): they cannot play
@@ -127,15 +136,16 @@ class LineHandler:
         user = User(user_id, await self._name(user_id, place))
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
-                            addressed=addressed, pictures=False)
+                            addressed=addressed, pictures=False, event=event.webhook_event_id, retried=retried)
         acting()  # from here on the event counts as handled, also if cut short
-        await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user)
+        await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user,
+                           again=self._again(event, retried))
 
-    async def _welcome(self, event: FollowEvent | JoinEvent, place: Place) -> None:
+    async def _welcome(self, event: FollowEvent | JoinEvent, place: Place, retried: bool) -> None:
         who = User(getattr(event.source, "user_id", None) or "", "")
         acting()
         replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community,
-                                                   pictures=False))
+                                                   pictures=False, event=event.webhook_event_id, retried=retried))
         language = replies[0].language if replies else self.language
         text = functools.partial(self.catalog.text, language)
         actions = (
@@ -145,7 +155,7 @@ class LineHandler:
         welcome = Reply(kind="welcome", text=text("line.welcome"), language=language)
         answer = [welcome, *replies]
         answer[-1] = dataclasses.replace(answer[-1], actions=actions)
-        await self._answer(event.reply_token, place, answer, answered=None)
+        await self._answer(event.reply_token, place, answer, answered=None, again=self._again(event, retried))
 
     async def _read_mentions(self, message: TextMessageContent, place: Place) -> tuple[str, tuple[User, ...], bool]:
         """The text with the bot's mention removed and each person's as one ``@word`` (display names
@@ -185,13 +195,22 @@ class LineHandler:
             return known.display_name
         return self.catalog.text(self.language, "line.someone", tag=user_id[-4:])
 
+    def _again(self, event: Event, retried: bool) -> bool:
+        """Whether the event is handled again while its reply token is surely still fresh."""
+        stamp = getattr(event, "timestamp", None)
+        if not retried or not isinstance(stamp, int):
+            return False
+        return self.games.clock.now().timestamp() - stamp / 1000 < FRESH_TOKEN_SECONDS
+
     # --- answering --------------------------------------------------------------------
 
     async def _answer(self, reply_token: str | None, place: Place, replies: Sequence[Reply], *,
-                      answered: User | None, carry: bool = True) -> None:
+                      answered: User | None, carry: bool = True, again: bool = False) -> None:
         """Shows ``replies`` with the event's reply token, and with them (``carry``) the chat's
         notices that wait in the outbox, as many as fit, oldest first: a reply is free, a push
-        is not. What LINE does not take this way goes to the outbox, which pushes it."""
+        is not. What LINE does not take this way goes to the outbox, which pushes it.
+        ``again``: the event is handled again, soon after a process died with it, so a token
+        LINE calls used was used by that process, to show this answer."""
         if not reply_token:
             await self._owe(place, replies)
             return
@@ -202,7 +221,11 @@ class LineHandler:
             sent = _joined(messages, [m for _, notice_messages in riding for m in notice_messages])
             if not sent:
                 return
-            shown = await self._reply(reply_token, sent)
+            replied = await self._reply(reply_token, sent)
+            if replied == "spent" and again:
+                log.info("the answer in %s was shown before its process died", place.channel)
+                riding = []  # what rides now did not ride then: it is left to the outbox
+            shown = replied == "shown" or (replied == "spent" and again)
             keys = [r.outbox_key for r in replies if r.outbox_key] + [n.key for n, _ in riding if n.key]
             if shown:
                 self.pusher.shown(keys)  # until they are marked, the outbox must not push them
@@ -210,8 +233,7 @@ class LineHandler:
             await self._owe(place, replies)
             return
         try:
-            await self.games.delivered(replies)
-            await self.outbox.delivered([n.key for n, _ in riding if n.key])
+            await self.games.delivered(replies, [n.key for n, _ in riding if n.key])
         except Exception:
             log.exception("could not mark notices shown in %s as delivered", place.channel)
 
@@ -238,19 +260,23 @@ class LineHandler:
             room -= len(messages)
         return riding
 
-    async def _reply(self, reply_token: str, messages: list[Message]) -> bool:
-        """Whether LINE took the reply (a reply token is single-use and expires soon)."""
+    async def _reply(self, reply_token: str, messages: list[Message]) -> Replied:
+        """Whether LINE took the reply, refused its token as used or expired (``spent``: a
+        reply token is single-use and expires soon), or failed otherwise."""
         try:
             await self.api.reply(reply_token, messages, timeout=self.timeout)
-            return True
+            return "shown"
         except ApiException as error:
-            if _token_failed(error):
+            if _token_spent(error):
+                log.info("LINE did not take the reply token (%s); the outbox pushes the answer", error.status)
+                return "spent"
+            if (error.status or 0) >= 500:
                 log.info("LINE did not take the reply (%s); the outbox pushes it", error.status)
             else:
                 log.error("LINE refused a reply: %s %s", error.status, error.body)
         except (TimeoutError, aiohttp.ClientError) as error:
             log.warning("could not reach LINE to reply (%r); the outbox pushes it", error)
-        return False
+        return "failed"
 
     async def _owe(self, place: Place, replies: Sequence[Reply]) -> None:
         """Hands replies no reply could show to the outbox, which pushes them in their order."""
@@ -280,11 +306,10 @@ def _joined(answer: list[Message], notices: list[Message]) -> list[Message]:
     return messages
 
 
-def _token_failed(error: ApiException) -> bool:
-    """Whether a reply failed for want of a usable token or on LINE's side (else: LINE refused
-    what we sent, worth an error in the log)."""
-    status = error.status or 0
-    return status >= 500 or (status == 400 and "reply token" in str(error.body or "").lower())
+def _token_spent(error: ApiException) -> bool:
+    """Whether LINE refused the reply token itself (used before, or expired)."""
+    return error.status == 400 and "reply token" in str(error.body or "").lower()
+
 
 
 def _span(text: str, index: int, length: int) -> tuple[int, int] | None:

@@ -7,9 +7,14 @@ process at a time, one event after another, in the order LINE sent them, whichev
 received each (``Storage.take_event``). The process that received an event wakes its chat at
 once; events a dead process left behind are found by the scheduler (``wake_waiting``).
 
-Each event is handled at most once: taking it marks it started. An event taken but cut short
-before the game service acted on it (a shutdown while it waited for a name from LINE) is given
-back, and handled after the restart.
+Each event's change is applied exactly once. Taking an event marks it started; an event whose
+process died before it finished is taken again, by whichever process takes the chat next (at
+once by a process of the same machine, which sees the holder's pid gone; else after STALE), and
+handled again as ``retried``: the game service finds the change and its answer stored under
+the event's id if the dead process had committed them, and applies it now if not. An event
+taken but cut short before the game service acted on it (a shutdown while it waited for a name
+from LINE) is given back, and handled after the restart. An event taken MAX_TRIES times (it
+kills its process, say) is given up and logged, so that its chat goes on.
 
 Requests that come while an insert is on its way are stored together in the next one (one
 transaction for all of them), in the order they came.
@@ -36,7 +41,8 @@ from .queues import ChatQueues
 
 log = logging.getLogger(__name__)
 
-STALE: Final = timedelta(minutes=2)  # an event started this long ago by a silent process is lost
+STALE: Final = timedelta(minutes=2)  # an event started this long ago by a silent process is taken again
+MAX_TRIES: Final = 5  # takes of one event before it is given up
 LEFT_BEHIND: Final = timedelta(seconds=10)  # an event nobody took this long after it came
 TAKE_RETRIES: Final = (0.1, 0.5, 2.0)  # pauses before asking the database again
 POLL: Final = (0.01, 1.0)
@@ -58,7 +64,7 @@ class Inbox:
     """``receive`` stores accepted events and wakes their chats; each chat's worker handles
     them with ``handle``, one at a time."""
 
-    def __init__(self, storage: Storage, handle: Callable[[Event], Awaitable[None]], *, holder: str,
+    def __init__(self, storage: Storage, handle: Callable[[Event, bool], Awaitable[None]], *, holder: str,
                  clock: Clock) -> None:
         self.storage = storage
         self._handle = handle
@@ -115,16 +121,18 @@ class Inbox:
                 if not done.done():
                     done.set_result(None)
 
-    async def drop_the_deads(self) -> int:
-        """Drops the events started by processes of this machine that are gone (killed in the
-        middle of one): counted as handled, at most once, and their chats go on now instead of
-        after STALE. Returns how many."""
-        dropped = 0
+    async def release_the_dead(self) -> int:
+        """Releases the events started by processes of this machine that are gone (killed in
+        the middle of one) and wakes their chats: each is handled again now rather than after
+        STALE. Returns how many chats."""
+        chats: set[str] = set()
         for holder in gone(await self.storage.event_holders(here()), me=self.holder):
-            dropped += await self.storage.drop_started_events(holder)
-        if dropped:
-            log.warning("dropped %d LINE events a process that is gone had started (counted as handled)", dropped)
-        return dropped
+            chats.update(await self.storage.release_started_events(holder))
+        for chat in sorted(chats):
+            self.queues.put(chat, 0)
+        if chats:
+            log.warning("taking up again the LINE events of %d chats a process that is gone had started", len(chats))
+        return len(chats)
 
     async def wake_waiting(self, *, left_behind: timedelta = LEFT_BEHIND) -> int:
         """Wakes the chats whose events nobody took for ``left_behind`` (their process died, or
@@ -156,11 +164,15 @@ class Inbox:
             took()
             delay = POLL[0]
             stored = taken.event
+            finished = stored.id
+            if stored.tries > MAX_TRIES:
+                log.error("gave up LINE event %s in %s after %d tries", stored.event_id, chat, stored.tries - 1)
+                continue
             flag = [False]
             token = _acting.set(flag)
             try:
                 event = self._read.pop(stored.event_id, None) or Event.from_dict(json.loads(stored.body))
-                await self._handle(event)
+                await self._handle(event, stored.retried)
             except asyncio.CancelledError:
                 if not flag[0]:  # the service never saw it: give it back for after the restart
                     await asyncio.shield(self._give_back(stored.id))
@@ -169,7 +181,6 @@ class Inbox:
                 log.exception("could not handle LINE event %s in %s", stored.event_id, chat)
             finally:
                 _acting.reset(token)
-            finished = stored.id
 
     async def _take(self, chat: str, finished: int | None) -> Taken:
         # A few tries: until the handled event is finished, other processes see the chat busy.

@@ -215,8 +215,7 @@ class LineDoor:
         """Handles the events other processes (or this one, before a restart) accepted and did
         not get to: at the start every waiting one, then those left for a while."""
         left_behind = LEFT_BEHIND if self.caught_up.is_set() else timedelta(0)
-        if not self.caught_up.is_set():
-            await self.inbox.drop_the_deads()
+        await self.inbox.release_the_dead()
         woken = await self.inbox.wake_waiting(left_behind=left_behind)
         if woken:
             log.info("handling the waiting LINE events of %d chats", woken)

@@ -57,7 +57,8 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         deadline=table.clock.now() + _challenge_time(table),
     ))
     players = {me.id: me, **({opponent.id: opponent} if opponent else {})}
-    return [await table.present.challenge(ctx.language, game, table.names(game, players), opponent)]
+    return await table.keep(ctx, [await table.present.challenge(ctx.language, game, table.names(game, players),
+                                                                opponent)])
 
 
 async def _start_bot_game(table: Table, ctx: Context, me: Player, options: ChallengeOptions) -> list[Reply]:
@@ -83,7 +84,7 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
         remind_at=remind_at,
     ))
     board = table.board(game)
-    replies = [await table.game_reply(ctx, game, board, "game_started")]
+    replies = await table.keep(ctx, [await table.game_reply(ctx, game, board, "game_started")])
     replies += await engine_turns(table, ctx, game, board)
     return replies
 
@@ -108,8 +109,8 @@ async def accept(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
         deadline=deadline,
         remind_at=remind_at,
     )
-    game = await table.storage.update_game(game.id, game.version, changes)
-    return [await table.game_reply(ctx, game, table.board(game), "game_started")]
+    _, reply = await table.commit(ctx, game, table.board(game), changes, "game_started")
+    return [reply]
 
 
 @commands.command("decline")
@@ -124,8 +125,9 @@ async def decline(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
     if me.id != game.created_by and not invited:
         raise Refusal("not_invited")  # anyone may accept an open challenge; only its author withdraws it
     reason = "withdrawn" if me.id == game.created_by else "declined"
-    await table.storage.update_game(game.id, game.version, GameChanges(status="aborted", reason=reason, deadline=None))
-    return [table.present.info(ctx.language, f"challenge.{reason}", name=ctx.msg.user.name)]
+    answer = table.present.info(ctx.language, f"challenge.{reason}", name=ctx.msg.user.name)
+    _, answer = await table.update(ctx, game, GameChanges(status="aborted", reason=reason, deadline=None), answer)
+    return [answer]
 
 
 async def _known(table: Table, ctx: Context, typed: User) -> User:

@@ -12,6 +12,8 @@ from ..notation import NOTATIONS
 from .registry import CommandGroup
 
 if TYPE_CHECKING:
+    from storage.records import ChannelSettings
+
     from .context import Context
     from .table import Table
 
@@ -26,8 +28,8 @@ async def lang(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         language = LANGUAGE_WORDS.get(table.catalog.word_for(args[0]) or "")
     if language is None:
         raise Refusal("bad_language")
-    await table.storage.set_channel_settings(replace(ctx.settings, language=language))
-    return [table.present.info(language, "language_set")]
+    return await _settle(table, ctx, replace(ctx.settings, language=language), table.present.info(language,
+                                                                                                "language_set"))
 
 
 @commands.command("notation")
@@ -37,9 +39,9 @@ async def notation(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Re
     word = table.catalog.word_for(args[0]) if len(args) == 1 else None
     if word not in NOTATIONS:
         raise Refusal("bad_notation")
-    await table.storage.set_channel_settings(replace(ctx.settings, notation=word))
-    return [table.present.info(ctx.language, "notation.set", notation=table.catalog.text(ctx.language,
-                                                                                         f"notation.{word}"))]
+    answer = table.present.info(ctx.language, "notation.set",
+                                notation=table.catalog.text(ctx.language, f"notation.{word}"))
+    return await _settle(table, ctx, replace(ctx.settings, notation=word), answer)
 
 
 @commands.command("help")
@@ -54,5 +56,12 @@ async def notices(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
     word = table.catalog.word_for(args[0]) if len(args) == 1 else None
     if word not in ("on", "off"):
         raise Refusal("bad_notices")
-    await table.storage.set_channel_settings(replace(ctx.settings, push_notices=word == "on"))
-    return [table.present.info(ctx.language, f"notices.{word}")]
+    return await _settle(table, ctx, replace(ctx.settings, push_notices=word == "on"),
+                         table.present.info(ctx.language, f"notices.{word}"))
+
+
+async def _settle(table: Table, ctx: Context, settings: ChannelSettings, answer: Reply) -> list[Reply]:
+    """Stores the chat's new settings with their answer."""
+    notices, replies = table.answers(ctx, [answer])
+    await table.storage.set_channel_settings(settings, notices=notices)
+    return replies

@@ -11,6 +11,7 @@ from storage.records import ChannelSettings, Game, Player
 
 from ...messages import Incoming
 from ..errors import Refusal
+from ..outbox import event_keys
 
 
 @dataclass
@@ -22,6 +23,18 @@ class Context:
     board: Board | None = None
     player: Player | None = None  # the sender, loaded by Table.player
     players: Mapping[int, Player] = field(default_factory=dict)  # the open game's, as the message found them
+    written: int = 0  # outbox rows this message has written so far
+
+    def next_key(self) -> str | None:
+        """The key of the next outbox row this message writes: derived from the message's
+        event id (see ``outbox.event_keys``), or None (a fresh one) for a message without one."""
+        if self.msg.event is None:
+            return None
+        keys = event_keys(self.msg.platform, self.msg.event)
+        if self.written >= len(keys):
+            return None  # beyond what a retry looks up: still stored, under a fresh key
+        self.written += 1
+        return keys[self.written - 1]
 
     def known_players(self, game: Game) -> Mapping[int, Player] | None:
         """``game``'s players as read with the message, if they were all read (the open game's,

@@ -58,7 +58,6 @@ async def stopcount(table: Table, ctx: Context, args: tuple[str, ...]) -> list[R
         raise Refusal("stopcount_not_allowed")
     board.stop_count()
     events = [*CountEvent.load_all(game.counting), CountEvent(board.ply, "stopcount")]
-    game = await table.storage.update_game(game.id, game.version,
-                                           GameChanges(counting=CountEvent.dump_all(events)))
-    table.remember(game, board)
-    return [await table.game_reply(ctx, game, board, "count_stopped")]
+    _, reply = await table.commit(ctx, game, board, GameChanges(counting=CountEvent.dump_all(events)),
+                                  "count_stopped")
+    return [reply]

@@ -38,8 +38,9 @@ async def setup(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply
     color = await table.my_color(ctx, game)
     if color in auto_sides(game):
         raise Refusal("setup_already_auto")
-    game = await table.storage.update_game(game.id, game.version, GameChanges(counting=with_auto_side(game, color)))
-    replies = [table.present.info(ctx.language, "setup.auto", name=ctx.msg.user.name)]
+    answer = table.present.info(ctx.language, "setup.auto", name=ctx.msg.user.name)
+    game, answer = await table.update(ctx, game, GameChanges(counting=with_auto_side(game, color)), answer)
+    replies = [answer]
     from .moves import engine_turns  # the bot's turns include the drops it makes for a side
 
     board = table.board(game)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from makruk import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, MakrukError, Move, read_square
@@ -20,9 +19,10 @@ from ..notation import NOTATIONS, move_text
 from .archive import finished_game, game_number
 from .counting import declare
 from .deployment import auto_drop
+from .puzzle_routes import kept
 from .ratings import rating_updates
 from .registry import CommandGroup
-from .table import Notify, other, side_to_move
+from .table import ANSWER_GRACE, Notify, other, side_to_move
 from .timing import turn_times
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 commands = CommandGroup("moves")
-INLINE_GRACE_SECONDS = 60  # how long the outbox waits for a door to show the bot's move itself
 
 
 @commands.command("move")
@@ -42,7 +41,7 @@ async def move(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
     if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
         answered = await table.puzzles.answer(ctx.msg, ctx.language, text)  # the chat's open puzzle
         if answered is not None:
-            return answered
+            return await kept(table, ctx, answered)
     game, board = ctx.require_active()
     color = await table.my_color(ctx, game)
     if side_to_move(board) != color:
@@ -127,7 +126,7 @@ async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, 
     move stands and the scheduler gives the engine its turn again (clock.py).
     """
     replies: list[Reply] = []
-    due = table.clock.now() + timedelta(seconds=INLINE_GRACE_SECONDS) if inline else None
+    due = table.clock.now() + ANSWER_GRACE if inline else None
     notify = Notify("bot_move", due)
     try:
         while True:

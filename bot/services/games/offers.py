@@ -4,6 +4,7 @@ Against the bot, the engine answers a draw offer and a takeback is granted at on
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from makruk import Board, CountEvent
@@ -44,8 +45,8 @@ async def draw(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         if await table.engine.accepts_draw(table.position(game), level=seat.engine_level):
             return [await table.finish(ctx, game, board, "1/2-1/2", "agreement")]
         return [table.present.info(ctx.language, "draw.bot_declines")]
-    game = await table.storage.update_game(game.id, game.version, GameChanges(draw_offer=color))
-    return [await table.game_reply(ctx, game, board, "draw_offered")]
+    _, reply = await table.commit(ctx, game, board, GameChanges(draw_offer=color), "draw_offered")
+    return [reply]
 
 
 async def accept_offer(table: Table, ctx: Context) -> list[Reply]:
@@ -64,11 +65,13 @@ async def decline_offer(table: Table, ctx: Context) -> list[Reply]:
     game, _ = ctx.require_active()
     opponent = other(await table.my_color(ctx, game))
     if game.draw_offer == opponent:
-        await table.storage.update_game(game.id, game.version, GameChanges(draw_offer=None))
-        return [table.present.info(ctx.language, "draw.declined", name=ctx.msg.user.name)]
+        answer = table.present.info(ctx.language, "draw.declined", name=ctx.msg.user.name)
+        _, answer = await table.update(ctx, game, GameChanges(draw_offer=None), answer)
+        return [answer]
     if game.takeback_offer == opponent:
-        await table.storage.update_game(game.id, game.version, GameChanges(takeback_offer=None))
-        return [table.present.info(ctx.language, "undo.declined", name=ctx.msg.user.name)]
+        answer = table.present.info(ctx.language, "undo.declined", name=ctx.msg.user.name)
+        _, answer = await table.update(ctx, game, GameChanges(takeback_offer=None), answer)
+        return [answer]
     raise Refusal("nothing_to_decline")
 
 
@@ -86,8 +89,8 @@ async def undo(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         return await _take_back(table, ctx, game, board, color)
     if game.takeback_offer == color:
         raise Refusal("undo_already_asked")
-    game = await table.storage.update_game(game.id, game.version, GameChanges(takeback_offer=color))
-    return [await table.game_reply(ctx, game, board, "undo_asked")]
+    _, reply = await table.commit(ctx, game, board, GameChanges(takeback_offer=color), "undo_asked")
+    return [reply]
 
 
 def _plies_to_take_back(game: Game, board: Board, requester: Color) -> int:
@@ -103,10 +106,12 @@ async def _take_back(table: Table, ctx: Context, game: Game, board: Board, reque
     kept = len(game.moves) - n
     events = [e for e in CountEvent.load_all(game.counting) if e.ply <= kept]
     deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
-    game = await table.storage.undo_moves(
-        game.id, game.version, n,
-        GameChanges(takeback_offer=None, draw_offer=None, counting=events_kept(game, events),
-                    deadline=deadline, remind_at=remind_at, reminded=False),
-    )
-    board = table.board(game)
-    return [await table.game_reply(ctx, game, board, "undone")]
+    changes = GameChanges(takeback_offer=None, draw_offer=None, counting=events_kept(game, events),
+                          deadline=deadline, remind_at=remind_at, reminded=False)
+    # The answer is built first, from the game as it will be, and stored with the takeback.
+    after = replace(game.after(changes, at=table.clock.now()), moves=game.moves[:kept])
+    board = table.replayed(after)
+    notices, (reply,) = table.answers(ctx, [await table.game_reply(ctx, after, board, "undone")])
+    game = await table.storage.undo_moves(game.id, game.version, n, changes, notices=notices)
+    table.remember(game, board)
+    return [reply]

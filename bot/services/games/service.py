@@ -45,7 +45,7 @@ from ...observability.metrics import METRICS, Metrics, Outcome
 from ...scheduler import Job
 from ..claims import Claims
 from ..errors import Refusal
-from ..outbox import Outbox, Send, new_notice
+from ..outbox import Outbox, Send, event_keys, new_notice, notice_of
 from ..presenter import Presenter, Render
 from ..puzzles import PuzzleService
 from . import (
@@ -153,6 +153,10 @@ class GameService:
         return head is not None and head.name in PASTED_COMMANDS and not head.bare_move
 
     async def _handle(self, msg: Incoming) -> list[Reply]:
+        if msg.retried and msg.event is not None:
+            stored = await self._stored_answer(msg, msg.event)
+            if stored is not None:
+                return stored
         if len(msg.text) > MAX_MESSAGE_LENGTH and not self._pasted_game(msg):
             if not msg.addressed:
                 return []
@@ -167,6 +171,19 @@ class GameService:
         if entry is None:
             raise Refusal("unknown_command")
         return await entry.handler(self.table, ctx, command.args)
+
+    async def _stored_answer(self, msg: Incoming, event: str) -> list[Reply] | None:
+        """A message taken again after its process died: if what it changed was stored, its
+        answer was stored with it (keyed by the event), and it is not applied again; the
+        answer is given once more unless a door showed it already. None: nothing was stored,
+        so the message is handled now."""
+        rows = await self.table.storage.notices_with_keys(event_keys(msg.platform, event))
+        if not rows:
+            return None
+        log.info("a message in %s/%s was handled before its process died: its stored answer stands",
+                 msg.platform, msg.channel)
+        waiting = [notice_of(row).reply for row in rows if row.sent is None and row.dead is None]
+        return [await self.table.with_image(r) if msg.pictures else r for r in waiting]
 
     async def _context(self, msg: Incoming) -> Context:
         state = await self.table.storage.chat_state(msg.platform, msg.channel, msg.user.id)
@@ -185,7 +202,7 @@ class GameService:
         if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
             answered = await table.puzzles.answer(ctx.msg, ctx.language, text)
             if answered is not None:
-                return answered
+                return await puzzle_routes.kept(table, ctx, answered)
         if ctx.game is not None and ctx.game.status == "active" and moves.looks_like_move(ctx.board, text):
             return await moves.move(table, ctx, command.args)
         if not (ctx.msg.addressed or command.prefixed):
@@ -223,9 +240,10 @@ class GameService:
         jobs.append(outbox.drain)
         return jobs
 
-    async def delivered(self, replies: Sequence[Reply]) -> None:
-        """A door showed these replies: the outbox need not send the ones it also holds."""
-        keys = [reply.outbox_key for reply in replies if reply.outbox_key]
+    async def delivered(self, replies: Sequence[Reply], notices: Sequence[str] = ()) -> None:
+        """A door showed these replies (and the outbox's ``notices`` with them): the outbox
+        need not send the ones it holds."""
+        keys = [reply.outbox_key for reply in replies if reply.outbox_key] + list(notices)
         if keys:
             await self.table.storage.mark_notices_sent(keys)
 

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from makruk import Board, CountEvent, Move
@@ -34,6 +34,9 @@ from .ratings import rating_updates
 
 COLORS: tuple[Color, Color] = ("w", "b")
 BOARDS_KEPT = 1024  # boards of open games kept between messages (each is replayed on a miss)
+# How long the outbox waits for a door to show an answer itself before it sends it: the door
+# marks what it showed; a process that died first leaves the answer to the outbox.
+ANSWER_GRACE = timedelta(seconds=60)
 
 
 class Table:
@@ -89,10 +92,17 @@ class Table:
         if cached is not None and cached[0] == game.version:
             self._boards.move_to_end(game.id)
             return cached[1].copy()
-        board = Board(game.start_fen, variant=game.variant, promotion=game.promotion, perpetual=game.perpetual)
-        board.replay([m.uci for m in game.moves], CountEvent.load_all(game.counting), trusted=True)
+        board = self.replayed(game)
         self.remember(game, board)
         return board.copy()
+
+    @staticmethod
+    def replayed(game: Game) -> Board:
+        """The game's board, replayed from its stored moves (not kept: ``game`` may be one
+        that is yet to be stored)."""
+        board = Board(game.start_fen, variant=game.variant, promotion=game.promotion, perpetual=game.perpetual)
+        board.replay([m.uci for m in game.moves], CountEvent.load_all(game.counting), trusted=True)
+        return board
 
     def remember(self, game: Game, board: Board) -> None:
         """Keeps the board of an open game for its next message; forgets a finished one."""
@@ -232,15 +242,17 @@ class Table:
         """Stores ``changes`` (and ``move``, already played on ``board``) as one compare-and-set,
         keeps the board, and returns the stored game with the reply that shows ``event``.
 
-        With ``notify`` the reply is built first, from the game as it will be stored, and
-        written to the outbox in the same transaction.
+        The reply is built first, from the game as it will be stored, and written to the
+        outbox in the same transaction: as ``notify`` says, or, in answer to a person's
+        message, as that message's answer (``answer``).
         """
+        notify = notify or self.answering(ctx)
         notices: list[NewNotice] = []
         reply: Reply | None = None
         if notify is not None:
             after = game.after(changes, move=move, at=self.clock.now())
             reply = await self.game_reply(ctx, after, board, event, last=last)
-            new, reply = self.notice(game, notify.kind, reply, due=notify.due)
+            new, reply = self.notice(game, notify.kind, reply, due=notify.due, key=ctx.next_key())
             notices.append(new)
         if move is None:
             game = await self.storage.update_game(game.id, game.version, changes, ratings=ratings, notices=notices)
@@ -252,13 +264,47 @@ class Table:
             reply = await self.game_reply(ctx, game, board, event, last=last)
         return game, reply
 
+    def answering(self, ctx: Context) -> Notify | None:
+        """How a change a person's message makes keeps its answer: in the outbox, held back
+        while the door shows it (None for the clock's own changes, which notify themselves)."""
+        if ctx.msg.event is None:
+            return None
+        return Notify("answer", self.clock.now() + ANSWER_GRACE)
+
+    def answers(self, ctx: Context, replies: Sequence[Reply]) -> tuple[list[NewNotice], list[Reply]]:
+        """Outbox rows holding ``replies``, the answer to a person's message, to store with the
+        change they answer (none for a message without an event id), and the replies marked."""
+        notify = self.answering(ctx)
+        if notify is None:
+            return [], list(replies)
+        notices, marked = [], []
+        for reply in replies:
+            new, reply = new_notice(ctx.msg.platform, ctx.msg.channel, notify.kind, reply, due=notify.due,
+                                    key=ctx.next_key())
+            notices.append(new)
+            marked.append(reply)
+        return notices, marked
+
+    async def keep(self, ctx: Context, replies: Sequence[Reply]) -> list[Reply]:
+        """Stores ``replies``, the answer to a change that could not hold it in its own
+        transaction (a new game's answer shows the id it was given), right after it."""
+        notices, marked = self.answers(ctx, replies)
+        if notices:
+            await self.storage.add_notices(notices)
+        return marked
+
+    async def update(self, ctx: Context, game: Game, changes: GameChanges, reply: Reply) -> tuple[Game, Reply]:
+        """Stores ``changes`` with ``reply``, their answer, kept in the outbox."""
+        notices, (reply,) = self.answers(ctx, [reply])
+        return await self.storage.update_game(game.id, game.version, changes, notices=notices), reply
+
     # --- the outbox -------------------------------------------------------------------
 
     def notice(self, game: Game, kind: str, reply: Reply, *, due: datetime | None = None,
-               push: bool = True) -> tuple[NewNotice, Reply]:
+               push: bool = True, key: str | None = None) -> tuple[NewNotice, Reply]:
         """An outbox row for ``reply`` in the game's chat (to store with the change that causes
         it), and the reply marked with the row's key."""
-        return new_notice(game.platform, game.channel, kind, reply, due=due, push=push)
+        return new_notice(game.platform, game.channel, kind, reply, due=due, push=push, key=key)
 
 
 def side_to_move(board: Board) -> Color:
