@@ -250,18 +250,25 @@ class GameService:
     async def undelivered(self, platform: Platform, channel: str, replies: Sequence[Reply]) -> None:
         """A door could not show these replies: the outbox sends them to the chat later.
         (Replies meant for one person only are not pushed to the whole chat.)"""
-        owed, replaced = [], []
+        public = []
         for reply in replies:
             if reply.private:
                 log.info("a private reply in %s/%s could not be shown: %s", platform, channel, reply.text[:80])
-                continue
-            # A reply the outbox holds already (the bot's move) is queued again with the others,
-            # so that the chat gets them in their order; its first row is retired after that.
-            owed.append(new_notice(platform, channel, "reply", replace(reply, outbox_key=None))[0])
-            if reply.outbox_key:
-                replaced.append(reply.outbox_key)
-        if owed:
-            await self.table.storage.add_notices(owed)
+            else:
+                public.append(reply)
+        if all(reply.outbox_key for reply in public):
+            # The outbox holds them all, in their order (the answer, then the bot's move): due now.
+            # Each step is idempotent, so a crash half-way neither loses nor doubles one.
+            for reply in public:
+                assert reply.outbox_key is not None
+                await self.table.storage.retry_notice(reply.outbox_key, due=self.clock.now(),
+                                                      error="not shown by the door", count=False)
+            return
+        # Some are not in the outbox (an answer that changed nothing): all are queued again, so
+        # that the chat gets them in their order, and the rows held already are retired.
+        owed = [new_notice(platform, channel, "reply", replace(reply, outbox_key=None))[0] for reply in public]
+        replaced = [reply.outbox_key for reply in public if reply.outbox_key]
+        await self.table.storage.add_notices(owed)
         if replaced:
             await self.table.storage.mark_notices_sent(replaced)
 
