@@ -138,6 +138,21 @@ async def test_with_notices_off_a_reminder_is_never_pushed_and_comes_with_the_ne
     assert line.fake.pushes == []
 
 
+async def test_with_notices_off_an_answer_line_did_not_take_comes_with_the_next_reply(line):
+    await line.say(ALICE, "/new", group=GROUP)
+    await line.say(BOB, "รับ", group=GROUP)
+    await line.say(CAROL, "/notices off", group=GROUP)
+    move = text_event("e3e4", source(ALICE, group=GROUP))
+    line.fake.expired_tokens.add(move["replyToken"])
+    assert await line.send(move) == [[]]
+    line.clock.advance(minutes=5)
+    await line.door.scheduler.run_once()
+    assert line.fake.pushes == []  # not pushed: the chat said no pushes
+    answer = await line.say(BOB, "กระดาน", group=GROUP)
+    assert "Alice เดิน จ๔" in texts(answer)  # carried by the next reply, once
+    assert await line.app.storage.pending_notices("line", f"group:{GROUP}") == []
+
+
 async def test_a_notice_rides_only_as_far_as_five_messages_go_and_keeps_its_order(line):
     for n in range(6):
         await owe(line, f"user:{ALICE}", f"notice {n}")

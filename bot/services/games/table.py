@@ -252,7 +252,7 @@ class Table:
         if notify is not None:
             after = game.after(changes, move=move, at=self.clock.now())
             reply = await self.game_reply(ctx, after, board, event, last=last)
-            new, reply = self.notice(game, notify.kind, reply, due=notify.due, key=ctx.next_key())
+            new, reply = self.notice(game, notify.kind, reply, due=notify.due, push=notify.push, key=ctx.next_key())
             notices.append(new)
         if move is None:
             game = await self.storage.update_game(game.id, game.version, changes, ratings=ratings, notices=notices)
@@ -266,10 +266,11 @@ class Table:
 
     def answering(self, ctx: Context) -> Notify | None:
         """How a change a person's message makes keeps its answer: in the outbox, held back
-        while the door shows it (None for the clock's own changes, which notify themselves)."""
+        while the door shows it, and then pushed, or with ``notices off`` carried by the chat's
+        next answer (None for the clock's own changes, which notify themselves)."""
         if ctx.msg.event is None:
             return None
-        return Notify("answer", self.clock.now() + ANSWER_GRACE)
+        return Notify("answer", self.clock.now() + ANSWER_GRACE, push=ctx.settings.push_notices is not False)
 
     def answers(self, ctx: Context, replies: Sequence[Reply]) -> tuple[list[NewNotice], list[Reply]]:
         """Outbox rows holding ``replies``, the answer to a person's message, to store with the
@@ -280,7 +281,7 @@ class Table:
         notices, marked = [], []
         for reply in replies:
             new, reply = new_notice(ctx.msg.platform, ctx.msg.channel, notify.kind, reply, due=notify.due,
-                                    key=ctx.next_key())
+                                    push=notify.push, key=ctx.next_key())
             notices.append(new)
             marked.append(reply)
         return notices, marked
@@ -317,7 +318,9 @@ def other(color: Color) -> Color:
 
 @dataclass(frozen=True)
 class Notify:
-    """Write a reply to the outbox too: its kind, and when it is due (None: at once)."""
+    """Write a reply to the outbox too: its kind, when it is due (None: at once), and whether
+    it may be pushed (else it waits for a reply in the chat to carry it)."""
 
     kind: str
     due: datetime | None = None
+    push: bool = True
