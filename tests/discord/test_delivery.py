@@ -214,3 +214,26 @@ def game_thread(bot: discord.Client, game: int) -> discord.Thread:
     guild = state._get_or_create_unavailable_guild(GUILD_ID)
     data = thread_channel(600000000000000000 + game, CHANNEL_ID, f"Makruk #{game} alice vs bob")
     return discord.Thread(guild=guild, state=state, data=cast("thread_types.Thread", data))
+
+
+async def test_a_move_whose_process_died_before_its_answer_is_answered_by_the_outbox(
+        bot, discord_api, storage, clock, monkeypatch):
+    api = discord_api
+    thread = await start_game(api)
+    api.clear()
+
+    async def died(*args, **kwargs) -> None:  # the process died after the commit, before showing
+        pass
+
+    with monkeypatch.context() as patch:
+        patch.setattr(bot.door, "deliver", died)
+        await api.say(ALICE, f"{MENTION} e3e4", channel=thread, mentions=(MAKRUK,))
+    assert api.messages_sent() == []
+    game = await storage.active_game("discord", str(CHANNEL_ID))
+    assert game is not None and [m.uci for m in game.moves] == ["e3e4"]
+    assert await bot.outbox.drain() == 0  # not yet: a door that is alive shows its answer itself
+    clock.advance(seconds=ANSWER_GRACE.total_seconds())
+    assert await bot.outbox.drain() == 1
+    [answer] = api.messages_sent()
+    assert "alice played e4" in answer.text and answer.channel == int(thread["id"]) and answer.nonce
+    assert await bot.outbox.drain() == 0 and len(api.messages_sent()) == 1
