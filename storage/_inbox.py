@@ -32,13 +32,15 @@ def receive_events(conn: sqlite3.Connection, events: Sequence[NewEvent], now: st
 
 def take_event(
     conn: sqlite3.Connection, platform: Platform, channel: str, holder: str, finished: int | None,
-    stale_before: str, now: str,
+    shown: Sequence[str], stale_before: str, now: str,
 ) -> Taken:
     # One write transaction: SQLite's single writer makes "nobody else is busy, so I take the
     # next one" atomic across processes. Bookkeeping, so no sync of its own (see _unsynced).
     with _unsynced(conn), write_tx(conn):
         if finished is not None:
             conn.execute("DELETE FROM inbox WHERE id = ? AND holder = ?", (finished, holder))
+        # Its answers, shown: with the event's end, so that the commit the door owes them costs nothing.
+        conn.executemany("UPDATE outbox SET sent = ? WHERE key = ? AND sent IS NULL", [(now, key) for key in shown])
         busy = conn.execute(
             """SELECT 1 FROM inbox WHERE platform = ? AND channel = ? AND started IS NOT NULL
                    AND holder <> ? AND started > ? LIMIT 1""",

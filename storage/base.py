@@ -394,10 +394,11 @@ class Storage(ABC):
     @abstractmethod
     async def take_event(
         self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
-        stale_before: datetime,
+        shown: Sequence[str] = (), stale_before: datetime,
     ) -> Taken:
         """The chat's next event for `holder` to handle, in the order of `sent` (then arrival),
-        marked as started by it; after removing `finished`, the one `holder` has just handled.
+        marked as started by it; after removing `finished`, the one `holder` has just handled,
+        and marking the notices `shown` (its answers, which the door showed) sent.
 
         One process at a time handles a chat's events: while another holder has one started
         since `stale_before`, nothing is taken and `busy` is set (ask again soon). An event

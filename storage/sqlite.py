@@ -433,10 +433,10 @@ class SqliteStorage(Storage):
 
     async def take_event(
         self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
-        stale_before: datetime,
+        shown: Sequence[str] = (), stale_before: datetime,
     ) -> Taken:
         return await self._run(
-            _inbox.take_event, platform, channel, holder, finished, encode_time(stale_before), self._now()
+            _inbox.take_event, platform, channel, holder, finished, list(shown), encode_time(stale_before), self._now()
         )
 
     async def event_holders(self, prefix: str) -> set[str]:

@@ -29,7 +29,7 @@ async def receive_events(conn: Connection, events: Sequence[NewEvent], now: date
 
 async def take_event(
     conn: Connection, platform: Platform, channel: str, holder: str, finished: int | None,
-    stale_before: datetime, now: datetime,
+    shown: Sequence[str], stale_before: datetime, now: datetime,
 ) -> Taken:
     async with conn.transaction():
         # The chat's own lock, for this transaction: two processes never both see the chat idle
@@ -39,6 +39,9 @@ async def take_event(
         await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", f"inbox:{platform}:{channel}")
         if finished is not None:
             await conn.execute("DELETE FROM inbox WHERE id = $1 AND holder = $2", finished, holder)
+        if shown:  # its answers, shown: with the event's end, so that marking them costs no commit
+            await conn.execute("UPDATE outbox SET sent = $2 WHERE key = ANY($1::text[]) AND sent IS NULL",
+                               list(shown), now)
         busy = await conn.fetchval(
             """SELECT EXISTS (SELECT FROM inbox WHERE platform = $1 AND channel = $2
                    AND started IS NOT NULL AND holder <> $3 AND started > $4)""",

@@ -1,5 +1,6 @@
 """The inbox: events stored before the webhook answers, de-duplicated by id, handled one chat
-at a time in the order they were sent, by one process at a time, each at most once."""
+at a time in the order they were sent, by one process at a time; an event whose process died is
+taken again, its tries counted."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import json
 from datetime import datetime, timedelta
 
-from storage import NewEvent, Storage, open_storage
+from storage import NewEvent, NewNotice, Storage, open_storage
 
 from .storage_helpers import FakeClock
 
@@ -151,3 +152,15 @@ async def test_an_event_given_back_keeps_its_tries(storage: Storage, clock: Fake
     await storage.give_back_event(taken.event.id, "p1")  # never acted on: not a try
     again = await take(storage, clock, "p1")
     assert again.event is not None and again.event.tries == 1 and not again.event.retried
+
+
+async def test_finishing_an_event_marks_its_shown_answers_sent(storage: Storage, clock: FakeClock) -> None:
+    await storage.receive_events([event("e1", sent=clock.now)])
+    answers = [NewNotice("line", "group:C1", key, "answer", '{"text":"e4"}') for key in ("a0", "a1", "a2")]
+    await storage.add_notices(answers)
+    taken = await take(storage, clock, "p1")
+    assert taken.event is not None
+    done = await storage.take_event("line", "group:C1", "p1", finished=taken.event.id, shown=["a0", "a1"],
+                                    stale_before=clock.now - STALE)
+    assert done.event is None
+    assert [n.key for n in await storage.pending_notices("line", "group:C1")] == ["a2"]

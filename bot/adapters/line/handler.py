@@ -116,32 +116,33 @@ class LineHandler:
         place = place_of(event.source)
         return place.channel if place is not None else None
 
-    async def handle(self, event: Event, retried: bool = False) -> None:
-        """One event, in its chat's turn; ``retried``: taken again after its process died."""
+    async def handle(self, event: Event, retried: bool = False) -> list[str]:
+        """One event, in its chat's turn; ``retried``: taken again after its process died.
+        Returns the keys of the outbox's notices the answer showed: the inbox marks them sent
+        as it finishes the event (``Storage.take_event``), in the commit it makes anyway."""
         place = place_of(event.source) if self.chat_of(event) is not None else None
         if place is None:
-            return
+            return []
         if isinstance(event, MessageEvent):
-            await self._message(event, place, retried)
-        else:
-            await self._welcome(event, place, retried)
+            return await self._message(event, place, retried)
+        return await self._welcome(event, place, retried)
 
     # --- events -----------------------------------------------------------------------
 
-    async def _message(self, event: MessageEvent, place: Place, retried: bool) -> None:
+    async def _message(self, event: MessageEvent, place: Place, retried: bool) -> list[str]:
         user_id = event.source.user_id
         if not user_id:
-            return  # LINE hides who wrote (old clients): they cannot play
+            return []  # LINE hides who wrote (old clients): they cannot play
         text, mentions, to_bot = await self._read_mentions(event.message, place)
         user = User(user_id, await self._name(user_id, place))
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
                             addressed=addressed, pictures=False, event=event.webhook_event_id, retried=retried)
         acting()  # from here on the event counts as handled, also if cut short
-        await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user,
-                           again=self._again(event, retried))
+        return await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user,
+                                  again=self._again(event, retried))
 
-    async def _welcome(self, event: FollowEvent | JoinEvent, place: Place, retried: bool) -> None:
+    async def _welcome(self, event: FollowEvent | JoinEvent, place: Place, retried: bool) -> list[str]:
         who = User(getattr(event.source, "user_id", None) or "", "")
         acting()
         replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community,
@@ -155,7 +156,7 @@ class LineHandler:
         welcome = Reply(kind="welcome", text=text("line.welcome"), language=language)
         answer = [welcome, *replies]
         answer[-1] = dataclasses.replace(answer[-1], actions=actions)
-        await self._answer(event.reply_token, place, answer, answered=None, again=self._again(event, retried))
+        return await self._answer(event.reply_token, place, answer, answered=None, again=self._again(event, retried))
 
     async def _read_mentions(self, message: TextMessageContent, place: Place) -> tuple[str, tuple[User, ...], bool]:
         """The text with the bot's mention removed and each person's as one ``@word`` (display names
@@ -205,22 +206,23 @@ class LineHandler:
     # --- answering --------------------------------------------------------------------
 
     async def _answer(self, reply_token: str | None, place: Place, replies: Sequence[Reply], *,
-                      answered: User | None, carry: bool = True, again: bool = False) -> None:
+                      answered: User | None, carry: bool = True, again: bool = False) -> list[str]:
         """Shows ``replies`` with the event's reply token, and with them (``carry``) the chat's
         notices that wait in the outbox, as many as fit, oldest first: a reply is free, a push
         is not. What LINE does not take this way goes to the outbox, which pushes it.
         ``again``: the event is handled again, soon after a process died with it, so a token
-        LINE calls used was used by that process, to show this answer."""
+        LINE calls used was used by that process, to show this answer. Returns the keys of the
+        outbox's notices shown, to be marked sent."""
         if not reply_token:
             await self._owe(place, replies)
-            return
+            return []
         chat = Chat(place.channel, place.one_to_one)
         async with self.pusher.locks.hold(place.channel):  # the outbox pushes nothing here meanwhile
             messages = await self.composer.messages(replies, chat, answered) if replies else []
             riding = await self._riding(place, replies, MAX_MESSAGES - len(messages)) if carry else []
             sent = _joined(messages, [m for _, notice_messages in riding for m in notice_messages])
             if not sent:
-                return
+                return []
             replied = await self._reply(reply_token, sent)
             if replied == "spent" and again:
                 log.info("the answer in %s was shown before its process died", place.channel)
@@ -231,11 +233,8 @@ class LineHandler:
                 self.pusher.shown(keys)  # until they are marked, the outbox must not push them
         if not shown:
             await self._owe(place, replies)
-            return
-        try:
-            await self.games.delivered(replies, [n.key for n, _ in riding if n.key])
-        except Exception:
-            log.exception("could not mark notices shown in %s as delivered", place.channel)
+            return []
+        return keys
 
     async def _riding(self, place: Place, replies: Sequence[Reply], room: int) -> list[tuple[Notice, list[Message]]]:
         """The chat's waiting notices that fit in ``room`` messages, oldest first (one that does

@@ -64,7 +64,7 @@ class Inbox:
     """``receive`` stores accepted events and wakes their chats; each chat's worker handles
     them with ``handle``, one at a time."""
 
-    def __init__(self, storage: Storage, handle: Callable[[Event, bool], Awaitable[None]], *, holder: str,
+    def __init__(self, storage: Storage, handle: Callable[[Event, bool], Awaitable[Sequence[str]]], *, holder: str,
                  clock: Clock) -> None:
         self.storage = storage
         self._handle = handle
@@ -151,10 +151,11 @@ class Inbox:
         """Handles the chat's events until none is left, or another process has the chat and
         what this process was told of has been taken (by whichever)."""
         finished: int | None = None
+        shown: Sequence[str] = ()  # the finished event's answers that the door showed
         delay = POLL[0]
         while True:
-            taken = await self._take(chat, finished)
-            finished = None
+            taken = await self._take(chat, finished, shown)
+            finished, shown = None, ()
             if taken.event is None:
                 if not taken.busy:
                     return
@@ -172,7 +173,7 @@ class Inbox:
             token = _acting.set(flag)
             try:
                 event = self._read.pop(stored.event_id, None) or Event.from_dict(json.loads(stored.body))
-                await self._handle(event, stored.retried)
+                shown = await self._handle(event, stored.retried)
             except asyncio.CancelledError:
                 if not flag[0]:  # the service never saw it: give it back for after the restart
                     await asyncio.shield(self._give_back(stored.id))
@@ -182,16 +183,16 @@ class Inbox:
             finally:
                 _acting.reset(token)
 
-    async def _take(self, chat: str, finished: int | None) -> Taken:
+    async def _take(self, chat: str, finished: int | None, shown: Sequence[str]) -> Taken:
         # A few tries: until the handled event is finished, other processes see the chat busy.
         for pause in TAKE_RETRIES:
             try:
-                return await self.storage.take_event("line", chat, self.holder, finished=finished,
+                return await self.storage.take_event("line", chat, self.holder, finished=finished, shown=shown,
                                                      stale_before=self.clock.now() - STALE)
             except StorageError as error:
                 log.warning("could not take the next LINE event of %s (%r); trying again", chat, error)
                 await asyncio.sleep(pause)
-        return await self.storage.take_event("line", chat, self.holder, finished=finished,
+        return await self.storage.take_event("line", chat, self.holder, finished=finished, shown=shown,
                                              stale_before=self.clock.now() - STALE)
 
     async def _give_back(self, event: int) -> None:

@@ -240,10 +240,9 @@ class GameService:
         jobs.append(outbox.drain)
         return jobs
 
-    async def delivered(self, replies: Sequence[Reply], notices: Sequence[str] = ()) -> None:
-        """A door showed these replies (and the outbox's ``notices`` with them): the outbox
-        need not send the ones it holds."""
-        keys = [reply.outbox_key for reply in replies if reply.outbox_key] + list(notices)
+    async def delivered(self, replies: Sequence[Reply]) -> None:
+        """A door showed these replies: the outbox need not send the ones it also holds."""
+        keys = [reply.outbox_key for reply in replies if reply.outbox_key]
         if keys:
             await self.table.storage.mark_notices_sent(keys)
 
