@@ -47,6 +47,9 @@ class Incoming:
     event: str | None = None
     # Taken again after the process that had it died: what it changed may be stored already.
     retried: bool = False
+    # The door can hand the message in again (LINE's inbox keeps it until it is finished): a
+    # database that failed mid-message raises HandleAgain instead of an answer.
+    redeliverable: bool = False
 
 
 @dataclass(frozen=True)

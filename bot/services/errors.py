@@ -1,4 +1,5 @@
-"""The errors of the services: what refuses a message, with a code the catalogues translate."""
+"""The errors of the services: what refuses a message, with a code the catalogues translate, and
+what asks a door to hand a message in again."""
 
 from __future__ import annotations
 
@@ -19,3 +20,10 @@ class Refusal(Exception):
         self.code = code
         self.private = private
         self.fields = fields
+
+
+class HandleAgain(Exception):
+    """The database failed in the middle of a message (a connection lost): whether its change
+    was stored is not known. Raised only for a message a door can hand in again
+    (``Incoming.redeliverable``), with its event id, which finds what was stored; other doors
+    answer ``internal``."""

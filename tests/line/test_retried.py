@@ -18,9 +18,9 @@ from linebot.v3.webhooks import Event  # type: ignore[import-untyped]
 
 from bot.adapters.line.inbox import MAX_TRIES
 from bot.services.games.table import ANSWER_GRACE
-from storage import NewEvent
+from storage import NewEvent, StorageError
 
-from .support import ALICE, BOB, GROUP, source, text_event, texts
+from .support import ALICE, BOB, GROUP, payload, source, text_event, texts
 
 CHAT = f"group:{GROUP}"
 
@@ -171,3 +171,29 @@ async def test_an_answer_whose_token_is_no_longer_fresh_is_pushed_once(line, mon
     assert "Alice เดิน จ๔" in answer
     game = await line.app.storage.active_game("line", CHAT)
     assert game is not None and [m.uci for m in game.moves] == ["e3e4"]
+
+
+@pytest.mark.parametrize("committed", [False, True])
+async def test_a_move_the_database_failed_half_way_is_handled_again(line, monkeypatch, committed) -> None:
+    """The connection to the database is lost in the middle of storing a move (before or after
+    its commit): the event is not finished, and handled again finds what was stored."""
+    await start_game(line)
+    storage = line.app.storage
+    real = storage.append_move
+    failures = [StorageError("connection lost")]
+
+    async def lost(*args, **kwargs):
+        if not failures:
+            return await real(*args, **kwargs)
+        if committed:
+            await real(*args, **kwargs)
+        raise failures.pop()
+
+    monkeypatch.setattr(storage, "append_move", lost)
+    raw = text_event("e3e4", source(ALICE, group=GROUP))
+    assert await line.post(payload(raw)) == 200
+    game = await storage.active_game("line", CHAT)
+    assert game is not None and [m.uci for m in game.moves] == ["e3e4"]  # applied once
+    (answer,) = await answers_to(line, raw)  # answered once, by the reply
+    assert "Alice เดิน จ๔" in answer
+    assert await storage.pending_notices("line", CHAT) == []

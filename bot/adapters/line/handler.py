@@ -137,7 +137,8 @@ class LineHandler:
         user = User(user_id, await self._name(user_id, place))
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
-                            addressed=addressed, pictures=False, event=event.webhook_event_id, retried=retried)
+                            addressed=addressed, pictures=False, event=event.webhook_event_id, retried=retried,
+                            redeliverable=True)
         acting()  # from here on the event counts as handled, also if cut short
         return await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user,
                                   again=self._again(event, retried))
@@ -146,7 +147,8 @@ class LineHandler:
         who = User(getattr(event.source, "user_id", None) or "", "")
         acting()
         replies = await self.games.handle(Incoming("line", place.channel, who, "help", community=place.community,
-                                                   pictures=False, event=event.webhook_event_id, retried=retried))
+                                                   pictures=False, event=event.webhook_event_id, retried=retried,
+                                                   redeliverable=True))
         language = replies[0].language if replies else self.language
         text = functools.partial(self.catalog.text, language)
         actions = (

@@ -37,12 +37,14 @@ from storage import NewEvent, Storage, StorageError, Taken
 
 from ...clock import Clock
 from ...services.claims import gone, here
+from ...services.errors import HandleAgain
 from .queues import ChatQueues
 
 log = logging.getLogger(__name__)
 
 STALE: Final = timedelta(minutes=2)  # an event started this long ago by a silent process is taken again
-MAX_TRIES: Final = 5  # takes of one event before it is given up
+MAX_TRIES: Final = 8  # takes of one event before it is given up
+AGAIN: Final = (0.25, 5.0)  # pauses before handling again an event the database failed (first, most)
 LEFT_BEHIND: Final = timedelta(seconds=10)  # an event nobody took this long after it came
 TAKE_RETRIES: Final = (0.1, 0.5, 2.0)  # pauses before asking the database again
 POLL: Final = (0.01, 1.0)
@@ -153,6 +155,7 @@ class Inbox:
         finished: int | None = None
         shown: Sequence[str] = ()  # the finished event's answers that the door showed
         delay = POLL[0]
+        again = AGAIN[0]
         while True:
             taken = await self._take(chat, finished, shown)
             finished, shown = None, ()
@@ -174,6 +177,13 @@ class Inbox:
             try:
                 event = self._read.pop(stored.event_id, None) or Event.from_dict(json.loads(stored.body))
                 shown = await self._handle(event, stored.retried)
+                again = AGAIN[0]
+            except HandleAgain as error:
+                # Not finished: taken again (a retry), which finds what the database stored.
+                log.warning("LINE event %s in %s is handled again in %g s (%s)", stored.event_id, chat, again, error)
+                finished = None
+                await asyncio.sleep(again)
+                again = min(again * 2, AGAIN[1])
             except asyncio.CancelledError:
                 if not flag[0]:  # the service never saw it: give it back for after the restart
                     await asyncio.shield(self._give_back(stored.id))

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from makruk import Board
-from storage import Storage, StorageBusy, VersionConflict
+from storage import Storage, StorageBusy, StorageError, VersionConflict
 from storage.records import Game, GameChanges, NewMove
 
 from ...clock import Clock, SystemClock
@@ -44,7 +44,7 @@ from ...messages import (
 from ...observability.metrics import METRICS, Metrics, Outcome
 from ...scheduler import Job
 from ..claims import Claims
-from ..errors import Refusal
+from ..errors import HandleAgain, Refusal
 from ..outbox import Outbox, Send, event_keys, new_notice, notice_of
 from ..presenter import Presenter, Render
 from ..puzzles import PuzzleService
@@ -118,7 +118,8 @@ class GameService:
     # --- the entry point --------------------------------------------------------------
 
     async def handle(self, msg: Incoming) -> list[Reply]:
-        """Everything the bot answers to one message. Never raises for bad input."""
+        """Everything the bot answers to one message. Never raises for bad input; raises
+        HandleAgain for a redeliverable message when the database failed half-way."""
         started = time.perf_counter()
         replies, outcome = await self._answer(msg)
         self.metrics.message_handled(msg.platform, outcome if replies else "ignored", time.perf_counter() - started)
@@ -137,11 +138,15 @@ class GameService:
                 return [error], "refused"
             except VersionConflict:
                 return [table.present.error(await self._language_safely(msg), "conflict")], "refused"
-            except StorageBusy:
-                log.warning("the database was busy for a message in %s/%s", msg.platform, msg.channel)
+            except StorageBusy as error:
+                log.warning("the database was busy for a message in %s/%s: %s", msg.platform, msg.channel, error)
                 # The channel's language is in the busy database too: the platform's default.
                 return [table.present.error(table.default_language(msg.platform), "busy")], "error"
-            except Exception:
+            except Exception as error:
+                if type(error) is StorageError and msg.redeliverable and msg.event is not None:
+                    log.warning("the database failed for a message in %s/%s (%s): it is handled again",
+                                msg.platform, msg.channel, error)
+                    raise HandleAgain(str(error)) from error
                 log.exception("could not handle a message in %s/%s", msg.platform, msg.channel)
                 return [table.present.error(await self._language_safely(msg), "internal")], "error"
 
