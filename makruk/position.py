@@ -77,7 +77,7 @@ class Position:
         self._stack: list[_Undo] = []
         # For each position since the FEN: its key and whether the side to move is in check.
         self._history: list[tuple[TranspositionKey, bool]] = [(self.transposition_key(), bool(self.checkers_mask))]
-        self._legal: list[Move] | None = None
+        self._legal: list[Move] | None = None  # Board.legal_moves, once asked; every change clears it
 
     def _set_up(self, fields: FenFields) -> int:
         """A variant's own state from the FEN (flags, pocket); returns what it adds to the key."""
