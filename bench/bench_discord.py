@@ -35,7 +35,8 @@ from bot.engines import RandomMover  # noqa: E402
 from bot.services.games import GameService  # noqa: E402
 from makruk import Board  # noqa: E402
 from storage import open_storage  # noqa: E402
-from tests.discord.fakes import COMMAND_ID, FakeDiscord, Person, log_in, text_channel  # noqa: E402
+from tests.discord.fakes import FakeDiscord, log_in  # noqa: E402
+from tests.discord.payloads import COMMAND_ID, Person, text_channel  # noqa: E402
 
 DEADLINE = 3.0  # Discord's: an interaction answered later than this has failed for its user
 

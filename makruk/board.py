@@ -1,4 +1,9 @@
-"""The Makruk board: position, legal moves, making moves, repetition, counting and outcome.
+"""The Makruk board: legal moves, repetition and perpetual check, counting, outcome, and moves
+from people in every notation.
+
+A ``Board`` is built in layers, each a module: its state (``makruk/position.py``: set-up,
+attacks, ``push`` and ``pop``), its move generation (``makruk/movegen.py``), and here the rules
+that need the game's history. The variants of the family are its subclasses (``makruk.variants``).
 
 >>> board = Board()
 >>> len(board.legal_moves())
@@ -10,14 +15,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from . import attacks as A
 from . import notation
-from .attacks import Bitboard
 from .counting import (
     BOARD_HONOUR_LIMIT,
     Count,
@@ -27,36 +30,15 @@ from .counting import (
     is_dead_material,
     pieces_honour_limit,
 )
-from .errors import IllegalMoveError, InvalidFenError
-from .fen import MAKRUK, STARTING_FEN, FenDialect, FenFields, parse_fen, write_fen
+from .errors import IllegalMoveError, UnknownVariantError
 from .history import CountEvent
-from .types import (
-    BLACK,
-    BLACK_OFFSET,
-    DROP_KINDS,
-    MOVES,
-    SQUARE_NAMES,
-    WHITE,
-    Color,
-    Move,
-    Piece,
-    PieceType,
-    Square,
-    piece_from_code,
-)
+from .movegen import MoveGenerator, Promotion
+from .position import BIA, TranspositionKey
+from .types import BLACK, BLACK_OFFSET, SQUARE_NAMES, WHITE, Color, Move, PieceType
 
-Promotion = Literal["forced", "optional"]
+__all__ = ["Board", "Outcome", "Perpetual", "Promotion", "board_class"]
+
 Perpetual = Literal["forbid", "draw"]
-TranspositionKey = int | tuple[int, Count]  # see ``Board.transposition_key``
-# What pop needs back: the captured code, halfmove clock, count, key, checkers and window.
-_Undo = tuple[int, int, Count | None, int, Bitboard, int]
-
-BIA, BIA_NGAI, MET, KHON, MA, RUA, KHUN = (int(k) for k in PieceType)
-
-# Zobrist keys for repetition: one per (piece code, square), one for Black to move.
-_rng = random.Random(0x4D414B52554B)
-ZOBRIST = [[_rng.getrandbits(64) for _ in range(64)] for _ in range(16)]
-ZOBRIST_BLACK = _rng.getrandbits(64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +54,7 @@ class Outcome:
         return {"result": self.result, "reason": self.reason}
 
 
-class Board:
+class Board(MoveGenerator):
     """A Makruk position with its history since the FEN it was set up from.
 
     Rule options: ``promotion`` is ``"forced"`` (default, as Fairy-Stockfish) or ``"optional"``;
@@ -81,7 +63,7 @@ class Board:
 
     ``Board(fen, variant="cambodian")`` makes a board of another member of the family: an
     instance of that variant's subclass (``makruk.variants``), which changes the class
-    attributes and hooks below.
+    attributes and hooks of these layers.
 
     The fast path, for engines: these attributes are the board's own state, kept up to date by
     ``push`` and ``pop``. Read them; never write them (change the board only through its methods).
@@ -96,6 +78,7 @@ class Board:
     ``generate_moves``, ``generate_tactical_moves``, ``transposition_key`` and
     ``is_repetition``; ``makruk.attacks`` holds the attack tables.
 
+    >>> from makruk import Piece
     >>> board = Board("4k3/8/8/8/8/8/R7/3K4 w - - 0 1")
     >>> board.piece_codes[8], board.bitboards[Piece.from_symbol("R").code] == 1 << 8
     (6, True)
@@ -105,10 +88,6 @@ class Board:
     """
 
     variant = "makruk"
-    starting_fen = STARTING_FEN
-    dialect: FenDialect = MAKRUK
-    promotion_rank = 5  # rank index (from the mover's side) where a Bia promotes: rank 6
-    promotion_kinds: ClassVar[dict[str, PieceType]] = {"m": PieceType.BIA_NGAI}  # UCI letter -> what a Bia becomes
     board_honour_limit = BOARD_HONOUR_LIMIT
     move_rule = 0  # the n-move rule (ASEAN and Sittuyin: 50); 0: none
     declared_counting = True  # the players declare counts (Makruk); False: a count starts by itself (ASEAN)
@@ -118,8 +97,6 @@ class Board:
         if variant is not None and variant != cls.variant:
             if cls is not Board:
                 raise ValueError(f"a {cls.__name__} plays {cls.variant!r}, not {variant!r}")
-            from .variants import board_class  # the variants build on this module
-
             cls = board_class(variant)
         return object.__new__(cls)
 
@@ -135,45 +112,15 @@ class Board:
             raise ValueError(f"promotion must be 'forced' or 'optional', got {promotion!r}")
         if perpetual not in ("forbid", "draw"):
             raise ValueError(f"perpetual must be 'forbid' or 'draw', got {perpetual!r}")
-        self.promotion: Promotion = promotion
+        self.promotion = promotion
         self.perpetual: Perpetual = perpetual
         self._set_fen(self.starting_fen if fen is None else fen)
 
-    # --- set-up ---------------------------------------------------------------------
-
-    def _set_fen(self, fen: str) -> None:
-        fields = parse_fen(fen, self.dialect)
-        self.piece_codes: list[int] = list(fields.placement)
-        self.bitboards: list[Bitboard] = [0] * 16
-        self.occupied_co: list[Bitboard] = [0, 0]  # indexed by colour: [Black, White]
-        key = 0
-        for sq, code in enumerate(self.piece_codes):
-            if code:
-                self.bitboards[code] |= 1 << sq
-                self.occupied_co[code < 8] |= 1 << sq
-                key ^= ZOBRIST[code][sq]
-        self.turn: Color = fields.turn
-        if not self.turn:
-            key ^= ZOBRIST_BLACK
-        self.halfmove_clock: int = fields.halfmove_clock
-        self.fullmove_number: int = fields.fullmove_number
-        self.starting_position: str = write_fen(fields, self.dialect)
-        self.count: Count | None = None
-        self.move_stack: list[Move] = []
-        self._key = key ^ self._set_up(fields)
-        their_khun, our_khun = self.king(not self.turn), self.king(self.turn)  # -1: in hand (Sittuyin)
-        if their_khun >= 0 and self.attackers_mask(self.turn, their_khun):
-            raise InvalidFenError(f"the side to move could capture the enemy Khun: {fen!r}", code="fen_check")
-        self.checkers_mask: Bitboard = self.attackers_mask(not self.turn, our_khun) if our_khun >= 0 else 0
-        self._window = 0  # ply of the last irreversible move: no repetition reaches before it
-        self._stack: list[_Undo] = []
-        # For each position since the FEN: its key and whether the side to move is in check.
-        self._history: list[tuple[TranspositionKey, bool]] = [(self.transposition_key(), bool(self.checkers_mask))]
-        self._legal: list[Move] | None = None
-
-    def _set_up(self, fields: FenFields) -> int:
-        """A variant's own state from the FEN (flags, pocket); returns what it adds to the key."""
-        return 0
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that names its variant is that member of the family (``board_class``)."""
+        super().__init_subclass__(**kwargs)
+        if "variant" in vars(cls):
+            _FAMILY[cls.variant] = cls
 
     def copy(self) -> Board:
         other = object.__new__(type(self))
@@ -185,133 +132,6 @@ class Board:
         other._stack = self._stack[:]
         other._history = self._history[:]
         return other
-
-    # --- looking at the position -------------------------------------------------------
-
-    def piece_at(self, sq: Square) -> Piece | None:
-        code = self.piece_codes[sq]
-        return piece_from_code(code) if code else None
-
-    def piece_map(self) -> dict[Square, Piece]:
-        return {sq: piece_from_code(code) for sq, code in enumerate(self.piece_codes) if code}
-
-    def king(self, color: Color) -> Square:
-        return self.bitboards[KHUN + (0 if color else BLACK_OFFSET)].bit_length() - 1
-
-    def is_check(self) -> bool:
-        return bool(self.checkers_mask)
-
-    def checkers(self) -> list[Square]:
-        return list(A.squares(self.checkers_mask))
-
-    def is_attacked_by(self, color: Color, sq: Square) -> bool:
-        return bool(self.attackers_mask(color, sq))
-
-    @property
-    def occupied(self) -> Bitboard:
-        """Every occupied square.
-
-        >>> Board().occupied == A.RANK_1 | 0xFF << 16 | 0xFF << 40 | A.RANK_8
-        True
-        """
-        return self.occupied_co[0] | self.occupied_co[1]
-
-    def pieces_mask(self, kind: PieceType, color: Color) -> Bitboard:
-        """The squares of ``color``'s pieces of ``kind``.
-
-        >>> from makruk.types import square_name
-        >>> [square_name(sq) for sq in A.squares(Board().pieces_mask(PieceType.MA, BLACK))]
-        ['b8', 'g8']
-        """
-        return self.bitboards[kind + (0 if color else BLACK_OFFSET)]
-
-    @property
-    def ply(self) -> int:
-        return len(self.move_stack)
-
-    def fen(self) -> str:
-        fields = FenFields(
-            tuple(self.piece_codes), self.turn, self.halfmove_clock, self.fullmove_number, self._fen_flags(),
-            self._fen_pocket(),
-        )
-        return write_fen(fields, self.dialect)
-
-    def _fen_flags(self) -> str:
-        return "-"
-
-    def _fen_pocket(self) -> tuple[int, ...]:
-        return ()
-
-    def pocket(self, color: Color) -> dict[PieceType, int]:
-        """The pieces ``color`` holds in hand (only Sittuyin's deployment has any)."""
-        return {}
-
-    def in_deployment(self) -> bool:
-        """Whether pieces are still to be placed from the hand (Sittuyin)."""
-        return False
-
-    def standard_drop(self) -> Move | None:
-        """The drop a standard arrangement makes next for the side to move (Sittuyin); None elsewhere."""
-        return None
-
-    @property
-    def gates(self) -> Bitboard:
-        """Squares whose piece still has its first-move leap (Ouk Chatrang's ``DEde``); 0 elsewhere."""
-        return 0
-
-    def moving_kind(self, move: Move) -> PieceType | None:
-        """The kind of the piece ``move`` moves, or drops from the hand; None: no piece there."""
-        if move.drop:
-            return DROP_KINDS.get(move.drop)
-        piece = self.piece_at(move.from_square)
-        return piece.kind if piece is not None else None
-
-    def promoted_kind(self, move: Move) -> PieceType | None:
-        """What the Bia of a promoting move becomes (``None`` when the move does not promote)."""
-        return self.promotion_kinds.get(move.promotion) if move.promotion else None
-
-    def placement(self) -> tuple[int, ...]:
-        """The 64 piece codes, a1 first (0 = empty); see ``Piece.code``."""
-        return tuple(self.piece_codes)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.fen()!r})"
-
-    def __str__(self) -> str:
-        rows = []
-        for rank in range(7, -1, -1):
-            cells = []
-            for file in range(8):
-                piece = self.piece_at(rank * 8 + file)
-                cells.append(piece.symbol().ljust(2) if piece else ". ")
-            rows.append(" ".join(cells).rstrip())
-        return "\n".join(rows)
-
-    # --- attacks ----------------------------------------------------------------------
-
-    def attackers_mask(self, color: Color, sq: Square, occupied: Bitboard | None = None) -> Bitboard:
-        """Squares of ``color``'s pieces that attack ``sq``, with ``occupied`` standing for the
-        occupied squares if given (a Rua sees through the squares left out of it).
-
-        >>> from makruk.types import parse_square, square_name
-        >>> board = Board("4k3/8/8/8/8/8/R7/3K4 w - - 0 1")
-        >>> [square_name(sq) for sq in A.squares(board.attackers_mask(WHITE, parse_square("a7")))]
-        ['a2']
-        """
-        bb = self.bitboards
-        off = 0 if color else BLACK_OFFSET
-        att = A.KHUN[sq] & bb[KHUN + off]
-        att |= A.MET[sq] & (bb[MET + off] | bb[BIA_NGAI + off])
-        att |= A.MA[sq] & bb[MA + off]
-        # A Khon or Bia attacks sq from where the opposite colour's pattern would reach.
-        att |= A.KHON[not color][sq] & bb[KHON + off]
-        att |= A.BIA_CAPTURES[not color][sq] & bb[BIA + off]
-        rua = bb[RUA + off]
-        if rua:
-            if occupied is None:
-                occupied = self.occupied_co[0] | self.occupied_co[1]
-            att |= A.rua_attacks(sq, occupied) & rua
-        return att
 
     # --- moves ------------------------------------------------------------------------
 
@@ -339,337 +159,6 @@ class Board:
         if self.perpetual == "forbid" and self._may_repeat_thrice() and self._is_forbidden_perpetual(move):
             return move in self.legal_moves()  # rule 3 may lift the ban: that needs every move
         return True
-
-    def _obeys_movement_and_check(self, move: Move) -> bool:
-        """The move is one its piece makes, with the right promotion, leaving its Khun safe."""
-        frm, to = move.from_square, move.to_square
-        us = self.turn
-        off = 0 if us else BLACK_OFFSET
-        kind = self.piece_codes[frm] - off
-        if not BIA <= kind <= KHUN:
-            return False  # no piece of the side to move on that square
-        bb = self.bitboards
-        ours, theirs = self.occupied_co[us], self.occupied_co[not us]
-        occupied = ours | theirs
-        to_bit = 1 << to
-        if kind == BIA:
-            reach = (A.BIA_PUSH[us][frm] & ~occupied) | (A.BIA_CAPTURES[us][frm] & theirs)
-        elif kind == RUA:
-            reach = A.rua_attacks(frm, occupied)
-        elif kind == MA:
-            reach = A.MA[frm]
-        elif kind == KHON:
-            reach = A.KHON[us][frm]
-        elif kind == KHUN:
-            reach = A.KHUN[frm]
-        else:  # Met and Bia Ngai
-            reach = A.MET[frm]
-        if not reach & to_bit & ~ours:
-            return False
-        if kind == BIA and to_bit & self.promotion_zone(us):
-            last = A.RANK_8 if us else A.RANK_1
-            if not move.promotion and (self.promotion == "forced" or to_bit & last):
-                return False
-            if move.promotion and move.promotion not in self.promotion_kinds:
-                return False
-        elif move.promotion:
-            return False
-        if move.drop:
-            return False
-
-        if kind == KHUN:  # a Rua sees through the square the Khun leaves
-            return not self.attackers_mask(not us, to, occupied ^ (1 << frm))
-        # A check by anything but a Rua is answered only by taking the checker...
-        their_rua = bb[RUA + (BLACK_OFFSET - off)]
-        checkers = self.checkers_mask & ~their_rua
-        if checkers and checkers != to_bit:
-            return False
-        # ...and no Rua (the only piece that pins) may see the Khun afterwards; one can only if
-        # it checks now or the piece leaves the Khun's rank or file.
-        ksq = bb[KHUN + off].bit_length() - 1
-        if not (self.checkers_mask & their_rua or A.RUA_RAYS[ksq] >> frm & 1):
-            return True
-        return not A.rua_attacks(ksq, (occupied ^ (1 << frm)) | to_bit) & their_rua & ~to_bit
-
-    def generate_moves(self) -> list[Move]:
-        """The moves that obey movement and leave the mover's Khun safe: ``legal_moves()`` without
-        the perpetual-check rule, which needs the game's history and rarely removes a move.
-
-        Generated afresh at each call (a new list, not cached): the move generator of a search.
-
-        >>> board = Board()
-        >>> sorted(board.generate_moves(), key=Move.uci) == sorted(board.legal_moves(), key=Move.uci)
-        True
-        """
-        us = self.turn
-        off = 0 if us else BLACK_OFFSET
-        bb, squares = self.bitboards, self.piece_codes
-        ours, theirs = self.occupied_co[us], self.occupied_co[not us]
-        occupied = ours | theirs
-        not_ours = ~ours
-        ksq = bb[KHUN + off].bit_length() - 1
-        moves: list[Move] = []
-
-        # The Khun: never onto an attacked square (a Rua sees through the square it leaves).
-        without_khun = occupied ^ (1 << ksq)
-        row = MOVES[ksq]
-        for to in A.squares(A.KHUN[ksq] & not_ours):
-            if not self.attackers_mask(not us, to, without_khun):
-                moves.append(row[to][0])
-
-        checkers = self.checkers_mask
-        if checkers & (checkers - 1):
-            return moves  # double check: only the Khun may move
-        target = A.ALL
-        if checkers:
-            target = checkers | A.BETWEEN[ksq][checkers.bit_length() - 1]
-
-        # Only a Rua can pin, along a rank or file.
-        pins: dict[int, int] = {}
-        for rsq in A.squares(bb[RUA + (BLACK_OFFSET - off)] & A.RUA_RAYS[ksq]):
-            between = A.BETWEEN[ksq][rsq]
-            blockers = between & occupied
-            if blockers and not blockers & (blockers - 1) and blockers & ours:
-                pins[blockers] = between | (1 << rsq)
-
-        promo_from = self._promotion_from_mask(us)
-        zone = self.promotion_zone(us)
-        last = A.RANK_8 if us else A.RANK_1
-        forced = self.promotion == "forced"
-        for frm in A.squares(ours & ~bb[KHUN + off]):
-            kind = squares[frm] - off
-            if kind == BIA:
-                dests = (A.BIA_PUSH[us][frm] & ~occupied) | (A.BIA_CAPTURES[us][frm] & theirs)
-            elif kind == RUA:
-                dests = A.rua_attacks(frm, occupied) & not_ours
-            elif kind == MA:
-                dests = A.MA[frm] & not_ours
-            elif kind == KHON:
-                dests = A.KHON[us][frm] & not_ours
-            else:  # Met and Bia Ngai
-                dests = A.MET[frm] & not_ours
-            dests &= target
-            pin = pins.get(1 << frm)
-            if pin is not None:
-                dests &= pin
-            if not dests:
-                continue
-            row = MOVES[frm]
-            if kind == BIA and (1 << frm) & promo_from:
-                for to in A.squares(dests):
-                    bit = 1 << to
-                    if bit & zone:
-                        if not forced and not bit & last:
-                            moves.append(row[to][0])
-                        moves.append(row[to][1])
-                    else:
-                        moves.append(row[to][0])
-            else:
-                for to in A.squares(dests):
-                    moves.append(row[to][0])
-        return moves
-
-    def generate_tactical_moves(self) -> list[Move]:
-        """The captures and promotions among ``generate_moves()``, what a quiescence search plays.
-
-        A Bia reaching the promotion zone is offered promoted; under optional promotion its
-        capture is offered unpromoted too, its quiet step is not.
-
-        >>> Board("4k3/8/8/3p4/4P3/8/8/3K4 w - - 0 1").generate_tactical_moves()
-        [Move.from_uci('e4d5')]
-        """
-        checkers = self.checkers_mask
-        if checkers:  # rare in a quiescence search, which takes every evasion instead
-            codes = self.piece_codes
-            return [m for m in self.generate_moves() if m.promotion or codes[m.to_square]]
-        us = self.turn
-        off = 0 if us else BLACK_OFFSET
-        bb, squares = self.bitboards, self.piece_codes
-        ours, theirs = self.occupied_co[us], self.occupied_co[not us]
-        occupied = ours | theirs
-        ksq = bb[KHUN + off].bit_length() - 1
-        moves: list[Move] = []
-
-        without_khun = occupied ^ (1 << ksq)
-        row = MOVES[ksq]
-        targets = A.KHUN[ksq] & theirs
-        while targets:
-            low = targets & -targets
-            to = low.bit_length() - 1
-            targets ^= low
-            if not self.attackers_mask(not us, to, without_khun):
-                moves.append(row[to][0])
-
-        pins: dict[int, int] = {}
-        enemy_rua = bb[RUA + (BLACK_OFFSET - off)] & A.RUA_RAYS[ksq]
-        while enemy_rua:
-            low = enemy_rua & -enemy_rua
-            rsq = low.bit_length() - 1
-            enemy_rua ^= low
-            between = A.BETWEEN[ksq][rsq]
-            blockers = between & occupied
-            if blockers and not blockers & (blockers - 1) and blockers & ours:
-                pins[blockers] = between | low
-
-        zone = self.promotion_zone(us)
-        promo_from = self._promotion_from_mask(us)
-        last = A.RANK_8 if us else A.RANK_1
-        forced = self.promotion == "forced"
-        pieces = ours & ~bb[KHUN + off]
-        while pieces:
-            low = pieces & -pieces
-            frm = low.bit_length() - 1
-            pieces ^= low
-            kind = squares[frm] - off
-            if kind == BIA:
-                dests = A.BIA_CAPTURES[us][frm] & theirs
-                if low & promo_from:
-                    dests |= A.BIA_PUSH[us][frm] & ~occupied & zone
-            elif kind == RUA:
-                dests = A.rua_attacks(frm, occupied) & theirs
-            elif kind == MA:
-                dests = A.MA[frm] & theirs
-            elif kind == KHON:
-                dests = A.KHON[us][frm] & theirs
-            else:  # Met and Bia Ngai
-                dests = A.MET[frm] & theirs
-            pin = pins.get(low)
-            if pin is not None:
-                dests &= pin
-            row = MOVES[frm]
-            while dests:
-                bit = dests & -dests
-                to = bit.bit_length() - 1
-                dests ^= bit
-                if kind == BIA and bit & zone:
-                    moves.append(row[to][1])
-                    if not forced and not bit & last and squares[to]:
-                        moves.append(row[to][0])
-                else:
-                    moves.append(row[to][0])
-        return moves
-
-    def promotion_zone(self, color: Color) -> Bitboard:
-        """Squares where a Bia of ``color`` arriving is promoted (or may be).
-
-        >>> Board().promotion_zone(WHITE) == 0xFFFFFF << 40
-        True
-        """
-        if color:
-            return A.ALL & ~((1 << (self.promotion_rank * 8)) - 1)
-        return (1 << ((8 - self.promotion_rank) * 8)) - 1
-
-    def _promotion_from_mask(self, color: Color) -> Bitboard:
-        """Squares from which a Bia's move can land in the promotion zone."""
-        if color:
-            return A.ALL & ~((1 << ((self.promotion_rank - 1) * 8)) - 1)
-        return (1 << ((9 - self.promotion_rank) * 8)) - 1
-
-    # --- making and taking back moves --------------------------------------------------
-
-    def push(self, move: Move) -> None:
-        """Makes a move without checking it (use ``play`` for moves from people)."""
-        frm, to = move.from_square, move.to_square
-        squares, bb, occ = self.piece_codes, self.bitboards, self.occupied_co
-        us = self.turn
-        code = squares[frm]
-        captured = squares[to] if to != frm else 0  # Sittuyin's Bia may promote where it stands
-        self._stack.append(
-            (captured, self.halfmove_clock, self.count, self._key, self.checkers_mask, self._window)
-        )
-        self.move_stack.append(move)
-        from_bit, to_bit = 1 << frm, 1 << to
-        key = self._key ^ ZOBRIST_BLACK ^ ZOBRIST[code][frm]
-        if captured:
-            bb[captured] ^= to_bit
-            occ[not us] ^= to_bit
-            key ^= ZOBRIST[captured][to]
-        new_code = code
-        if move.promotion:
-            new_code = self.promotion_kinds[move.promotion] + (code - BIA)
-        bb[code] ^= from_bit
-        bb[new_code] |= to_bit
-        occ[us] ^= from_bit ^ to_bit
-        squares[frm] = 0
-        squares[to] = new_code
-        key ^= ZOBRIST[new_code][to]
-        self._key = key
-
-        if captured or code - (0 if us else BLACK_OFFSET) == BIA:
-            self.halfmove_clock = 0
-            self._window = len(self._history)
-        else:
-            self.halfmove_clock += 1
-        if not us:
-            self.fullmove_number += 1
-        self.turn = not us
-        if self.count is not None:
-            self.count = self._count_after_move(self.count, us)
-        self.checkers_mask = self._checks_after(new_code, frm, to)
-        self._history.append((self.transposition_key(), bool(self.checkers_mask)))
-        self._legal = None
-
-    def _checks_after(self, code: int, frm: Square, to: Square) -> int:
-        """Checkers of the Khun to move after ``code`` went from ``frm`` to ``to``: only the moved
-        piece checks directly, and only a Rua (the one slider) can be uncovered."""
-        us = code < BLACK_OFFSET
-        bb = self.bitboards
-        ksq = bb[KHUN + (BLACK_OFFSET if us else 0)].bit_length() - 1
-        kind = code & 7
-        if kind == MA:
-            checkers = A.MA[to] >> ksq & 1
-        elif kind in (MET, BIA_NGAI):
-            checkers = A.MET[to] >> ksq & 1
-        elif kind == KHON:
-            checkers = A.KHON[us][to] >> ksq & 1
-        elif kind == BIA:
-            checkers = A.BIA_CAPTURES[us][to] >> ksq & 1
-        else:
-            checkers = 0  # a Khun never checks; a Rua is found with the uncovered ones
-        checkers <<= to
-        rua = bb[RUA + (0 if us else BLACK_OFFSET)]
-        if rua and (kind == RUA or A.RUA_RAYS[ksq] >> frm & 1):
-            checkers |= A.rua_attacks(ksq, self.occupied_co[0] | self.occupied_co[1]) & rua
-        return checkers
-
-    def pop(self) -> Move:
-        """Takes back the last move."""
-        move = self.move_stack.pop()
-        captured, self.halfmove_clock, self.count, self._key, self.checkers_mask, self._window = self._stack.pop()
-        self._history.pop()
-        self._legal = None
-        self.turn = us = not self.turn
-        if not us:
-            self.fullmove_number -= 1
-        frm, to = move.from_square, move.to_square
-        squares, bb, occ = self.piece_codes, self.bitboards, self.occupied_co
-        new_code = squares[to]
-        code = BIA + (0 if us else BLACK_OFFSET) if move.promotion else new_code
-        from_bit, to_bit = 1 << frm, 1 << to
-        bb[new_code] ^= to_bit
-        bb[code] |= from_bit
-        occ[us] ^= from_bit ^ to_bit
-        squares[to] = captured
-        squares[frm] = code  # after: a Bia promoting in place (Sittuyin) left from and to the same square
-        if captured:
-            bb[captured] |= to_bit
-            occ[not us] |= to_bit
-        return move
-
-    def transposition_key(self) -> TranspositionKey:
-        """A key equal for the same position: placement (Bia and Bia Ngai told apart), side to
-        move and counting state, as repetition compares them. A 64-bit Zobrist hash while no
-        count runs; with the count when one does.
-
-        >>> board = Board()
-        >>> start = board.transposition_key()
-        >>> for uci in ("b1d2", "b8d7", "d2b1", "d7b8"):
-        ...     board.push(Move.from_uci(uci))
-        >>> board.transposition_key() == start, isinstance(start, int)
-        (True, True)
-        """
-        # Positions are the same when placement, side to move and counting state agree.
-        return self._key if self.count is None else (self._key, self.count)
 
     # --- repetition and perpetual check ------------------------------------------------
 
@@ -791,11 +280,6 @@ class Board:
         self.count = None
         self._history[-1] = (self.transposition_key(), self._history[-1][1])
         self._legal = None
-
-    def _count_after_move(self, count: Count, mover: Color) -> Count | None:
-        if count.kind == "board" and (is_bare(self.piece_codes, WHITE) or is_bare(self.piece_codes, BLACK)):
-            return None  # a bare Khun ends the board's honour count
-        return count.after_move(mover)
 
     # --- the end of the game ----------------------------------------------------------
 
@@ -951,17 +435,19 @@ class Board:
             f"{uci} repeats a position a third time by perpetual check; you must vary", code="perpetual_check"
         )
 
-    def _pseudo_legal_all(self) -> list[Move]:
-        """Moves by movement alone, ignoring check (for explaining errors, not for play)."""
-        us = self.turn
-        ksq = self.king(us)
-        khun_moves = [MOVES[ksq][to][0] for to in A.squares(A.KHUN[ksq] & ~self.occupied_co[us])]
-        # Without checkers and without enemy Rua (the only pinners) the generator filters nothing.
-        enemy_rua = RUA + (BLACK_OFFSET if us else 0)
-        saved = self.checkers_mask, self.bitboards[enemy_rua]
-        self.checkers_mask, self.bitboards[enemy_rua] = 0, 0
-        try:
-            others = [m for m in self.generate_moves() if m.from_square != ksq]
-        finally:
-            self.checkers_mask, self.bitboards[enemy_rua] = saved
-        return khun_moves + others
+
+# Each member of the family by its name, entered as its class is made: the variants build on
+# this module, which never imports them (the package's __init__ does, before anything is asked).
+_FAMILY: dict[str, type[Board]] = {Board.variant: Board}
+
+
+def board_class(variant: str) -> type[Board]:
+    """The board class of ``variant`` (a Fairy-Stockfish name); UnknownVariantError otherwise.
+
+    >>> board_class("cambodian").__name__
+    'CambodianBoard'
+    """
+    found = _FAMILY.get(variant) if isinstance(variant, str) else None
+    if found is None:
+        raise UnknownVariantError(f"unknown variant {variant!r}; one of {', '.join(_FAMILY)}")
+    return found

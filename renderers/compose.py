@@ -12,7 +12,7 @@ from makruk import BLACK, Piece, PieceType
 from . import marks
 from .background import background, grid_width
 from .geometry import layout, square_box
-from .hands import with_hands
+from .hands import hand_column, with_hands
 from .pieces import piece_sprite
 from .scene import Scene
 from .theme import Theme
@@ -39,7 +39,7 @@ def compose(scene: Scene, style: Style) -> Image.Image:
         mask, (left, top) = marks.arrow_mask(style.size, style.flip, scene.arrows)
         marks.paint(image, (left, top, left + mask.width, top + mask.height), style.theme.arrow, mask)
     if scene.hands is not None:
-        image = with_hands(image, scene.hands, style)
+        image = with_hands(image, hand_column(scene.hands, style))
     return image
 
 

@@ -23,13 +23,9 @@ if TYPE_CHECKING:  # compose imports this module, so only for the types
 SPRITE_SHARE = 0.92  # of a slot: the tallest pieces keep clear of the tray's edges
 
 
-def with_hands(board: Image.Image, hands: tuple[Hand, Hand], style: Style) -> Image.Image:
-    """The board image (RGB or the theme's palette) with the hands' column on its right."""
-    column = hand_column(hands, style)
-    if board.mode == "P":
-        from .palette import to_palette  # palette builds on compose, which builds on this module
-
-        column = to_palette(column, style.theme)
+def with_hands(board: Image.Image, column: Image.Image) -> Image.Image:
+    """The board image with the hands' column (``hand_column``, mapped to the theme's palette by
+    the caller when the board is in that palette) on its right."""
     out = Image.new(board.mode, (board.width + column.width, board.height))
     if board.mode == "P":
         palette = board.getpalette()

@@ -16,7 +16,7 @@ from PIL import Image
 from .background import background
 from .compose import SquareLayers, Style, draw_square
 from .geometry import square_box
-from .hands import with_hands
+from .hands import hand_column, with_hands
 from .palette import to_palette
 from .scene import Scene
 
@@ -29,7 +29,7 @@ def compose_palette(scene: Scene, style: Style) -> Image.Image:
         if layers:
             image.paste(palette_tile(style, sq, layers), square_box(sq, style.size, style.flip)[:2])
     if scene.hands is not None:
-        image = with_hands(image, scene.hands, style)
+        image = with_hands(image, to_palette(hand_column(scene.hands, style), style.theme))
     return image
 
 

@@ -1,6 +1,6 @@
 """The Makruk family: the variants Fairy-Stockfish and pychess-variants play, by their names there.
 
-Each is a subclass of ``Board``; ``Board(fen, variant=name)`` makes one.
+Each is a subclass of ``Board`` that names its variant; ``Board(fen, variant=name)`` makes one.
 
 >>> from makruk import Board
 >>> board = Board(variant="cambodian")
@@ -9,35 +9,21 @@ Each is a subclass of ``Board``; ``Board(fen, variant=name)`` makes one.
 >>> board_class("chess")
 Traceback (most recent call last):
 ...
-makruk.errors.UnknownVariantError: unknown variant 'chess'; one of makruk, makpong, cambodian, asean, sittuyin, karouk
+makruk.errors.UnknownVariantError: unknown variant 'chess'; one of makruk, asean, cambodian, karouk, makpong, sittuyin
 """
 
 from __future__ import annotations
 
-from ..board import Board
-from ..errors import UnknownVariantError
+from ..board import Board, board_class
 from .asean import AseanBoard
 from .cambodian import CambodianBoard, KaroukBoard
 from .makpong import MakpongBoard
 from .sittuyin import SittuyinBoard
 
-BOARDS: dict[str, type[Board]] = {
-    "makruk": Board,
-    "makpong": MakpongBoard,
-    "cambodian": CambodianBoard,
-    "asean": AseanBoard,
-    "sittuyin": SittuyinBoard,
-    "karouk": KaroukBoard,  # Ouk Chatrang where the first check wins
-}
-VARIANTS = tuple(BOARDS)
-
-
-def board_class(variant: str) -> type[Board]:
-    """The board class of ``variant`` (a Fairy-Stockfish name); UnknownVariantError otherwise."""
-    found = BOARDS.get(variant) if isinstance(variant, str) else None
-    if found is None:
-        raise UnknownVariantError(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
-    return found
+# Every member of the family, in the order players are shown them; Kar Ouk is Ouk Chatrang
+# where the first check wins.
+VARIANTS = ("makruk", "makpong", "cambodian", "asean", "sittuyin", "karouk")
+BOARDS: dict[str, type[Board]] = {variant: board_class(variant) for variant in VARIANTS}
 
 
 def starting_fen(variant: str) -> str:

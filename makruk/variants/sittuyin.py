@@ -26,10 +26,11 @@ import random
 from typing import ClassVar
 
 from .. import attacks as A
-from ..board import ZOBRIST, ZOBRIST_BLACK, Outcome
+from ..board import Outcome
 from ..errors import IllegalMoveError, InvalidFenError
 from ..fen import FenFields, make_dialect, sort_pocket
 from ..notation import SAN_LETTERS
+from ..position import ZOBRIST, ZOBRIST_BLACK
 from ..types import BLACK_OFFSET, DROP_KINDS, DROP_LETTERS, WHITE, Color, Move, PieceType, Square, parse_square
 from ._counting import AutomaticCounting
 

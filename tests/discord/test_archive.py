@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord
+from .fakes import FakeDiscord
+from .payloads import ALICE, BOB, CHANNEL_ID
 
 
 async def finished_game(api: FakeDiscord) -> None:

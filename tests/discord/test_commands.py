@@ -18,7 +18,8 @@ from bot.config import Settings
 from bot.services.presenter import HELP_COMMANDS
 
 from .conftest import offline_bot
-from .fakes import ALICE, FakeDiscord
+from .fakes import FakeDiscord
+from .payloads import ALICE
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ("th", "ja")

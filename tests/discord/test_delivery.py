@@ -16,7 +16,8 @@ from bot.adapters.discord.threads import GameThreads
 from bot.i18n import Catalog
 from bot.services.games.table import ANSWER_GRACE
 
-from .fakes import ALICE, BOB, CHANNEL_ID, GUILD_ID, MAKRUK, RETRY_AFTER, FakeDiscord, Fault, dm_channel, thread_channel
+from .fakes import RETRY_AFTER, FakeDiscord, Fault
+from .payloads import ALICE, BOB, CHANNEL_ID, GUILD_ID, MAKRUK, dm_channel, thread_channel
 from .test_play import start_game
 from .test_text import MENTION
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from .fakes import ALICE, CHANNEL_ID
+from .payloads import ALICE, CHANNEL_ID
 from .test_play import start_game
 
 

@@ -11,7 +11,8 @@ from bot.messages import Incoming, Notice, Reply, User
 from bot.services.outbox import DeliveryError
 
 from .conftest import offline_bot
-from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord, log_in
+from .fakes import FakeDiscord, log_in
+from .payloads import ALICE, BOB, CHANNEL_ID
 from .test_play import start_game
 
 

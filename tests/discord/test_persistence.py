@@ -8,7 +8,8 @@ from bot.adapters.discord.views import BUTTON_STYLES, DYNAMIC_ITEMS
 from makruk import SQUARE_NAMES
 
 from .conftest import offline_bot
-from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord
+from .fakes import FakeDiscord
+from .payloads import ALICE, BOB, CHANNEL_ID
 from .test_play import start_game
 
 

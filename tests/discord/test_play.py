@@ -11,7 +11,8 @@ from PIL import Image
 from bot.i18n import Catalog
 from storage.records import ChannelSettings
 
-from .fakes import ALICE, BOB, BOT_PERMISSIONS, CAROL, CHANNEL_ID, GUILD_ID, MAKRUK, FakeDiscord, thread_channel
+from .fakes import FakeDiscord
+from .payloads import ALICE, BOB, BOT_PERMISSIONS, CAROL, CHANNEL_ID, GUILD_ID, MAKRUK, thread_channel
 
 TEXTS = Catalog.load()
 NO_THREADS = BOT_PERMISSIONS & ~(1 << 35)  # without Create Public Threads

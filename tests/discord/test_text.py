@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .fakes import ALICE, BOB, BOT_ID, CHANNEL_ID, MAKRUK, dm_channel
+from .payloads import ALICE, BOB, BOT_ID, CHANNEL_ID, MAKRUK, dm_channel
 from .test_play import start_game
 
 MENTION = f"<@{BOT_ID}>"

@@ -3,7 +3,8 @@ drops, the setup button and ``/makruk setup``."""
 
 from __future__ import annotations
 
-from .fakes import ALICE, BOB, CHANNEL_ID, FakeDiscord
+from .fakes import FakeDiscord
+from .payloads import ALICE, BOB, CHANNEL_ID
 
 
 async def start(api: FakeDiscord, variant: str) -> None:

@@ -126,6 +126,23 @@ def fsf_count(fen: str) -> tuple[int, int] | None:
     return None
 
 
+
+def agree(variant: str, fen: str, moves: tuple[str, ...] | list[str] = ()) -> Board:
+    """Our board after ``moves`` (each one played, so legal), checked against pyffish."""
+    board = Board(fen, variant=variant, perpetual="draw")
+    for uci in moves:
+        board.play(Move.from_uci(uci))
+    where = f"{variant}: {fen!r} moves {' '.join(moves) or '(none)'}"
+    ours, theirs = {m.uci() for m in board.legal_moves()}, fsf_legal(variant, fen, moves)
+    assert ours == theirs, f"{where}: only ours {sorted(ours - theirs)}, only pyffish {sorted(theirs - ours)}"
+    assert board.is_check() == fsf_in_check(variant, fen, moves), where
+    assert_same_fen(board.fen(), fsf_fen(variant, fen, moves), where)
+    return board
+
+
+def legal(board: Board) -> list[str]:
+    return sorted(m.uci() for m in board.legal_moves())
+
 # --- random positions ------------------------------------------------------------------------
 
 # The pieces a random position draws from (the FEN letters of each variant), weighted by repetition.

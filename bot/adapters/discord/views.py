@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 
@@ -110,10 +110,16 @@ class DestSelect(discord.ui.DynamicItem[discord.ui.Select], template=DEST_ID):
 DYNAMIC_ITEMS = (ActionButton, PieceSelect, DestSelect)
 
 
-def _door(interaction: discord.Interaction) -> Door:
-    from .client import MakrukBot  # the client imports this module
+@runtime_checkable
+class HasDoor(Protocol):
+    """What a component needs of the client it reaches: the door (``MakrukBot.door``). The
+    client builds on this module, so this module knows it only by that."""
 
-    if not isinstance(interaction.client, MakrukBot):
+    door: Door
+
+
+def _door(interaction: discord.Interaction) -> Door:
+    if not isinstance(interaction.client, HasDoor):
         raise TypeError(f"a Makruk component reached {type(interaction.client).__name__}, not the Makruk bot")
     return interaction.client.door
 

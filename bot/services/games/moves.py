@@ -18,10 +18,10 @@ from ..errors import Refusal
 from ..notation import NOTATIONS, move_text
 from .archive import finished_game, game_number
 from .counting import declare
-from .deployment import auto_drop
 from .puzzle_routes import kept
 from .ratings import rating_updates
 from .registry import CommandGroup
+from .setup_auto import auto_drop
 from .table import ANSWER_GRACE, Notify, other, side_to_move
 from .timing import turn_times
 

@@ -12,8 +12,8 @@ from storage.records import Color, Game, GameChanges
 
 from ...messages import Reply
 from ..errors import Refusal
-from .deployment import events_kept
 from .registry import CommandGroup
+from .setup_auto import events_kept
 from .table import other, side_to_move
 from .timing import turn_times
 
