@@ -49,10 +49,25 @@ class FenDialect:
 
     @functools.cached_property
     def code_of(self) -> dict[str, int]:
+        """Each symbol's piece code, with the ``~`` Fairy-Stockfish may write after a promoted piece.
+
+        ``X~`` is the Bia Ngai where the dialect writes the Bia Ngai ``X`` (ASEAN's ``Q~``,
+        Sittuyin's ``F~``), else an ``X`` (ASEAN's ``R~``: a Rua that was a Bia).
+
+        >>> from makruk.variants.asean import DIALECT as ASEAN
+        >>> [PieceType(ASEAN.code_of[s] & 7).name for s in ("Q", "Q~", "R~", "r~")]
+        ['MET', 'BIA_NGAI', 'RUA', 'RUA']
+        """
         # A symbol two kinds share (ASEAN's promoted Met is written Q like a Met) reads as the first.
         found: dict[str, int] = {}
         for code, symbol in self.symbols:
             found.setdefault(symbol, code)
+        for code, symbol in self.symbols:
+            if code & 7 == PieceType.BIA_NGAI and not symbol.endswith("~"):
+                found.setdefault(symbol + "~", code)
+        for symbol, code in list(found.items()):
+            if not symbol.endswith("~"):
+                found.setdefault(symbol + "~", code)
         return found
 
 

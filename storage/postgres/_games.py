@@ -40,13 +40,12 @@ from ._players import apply_ratings
 from ._sql import Connection, affected
 
 _OPEN_CHANNEL_INDEX: Final = "games_open_per_channel"
-_OPEN: Final = "status IN ('challenge', 'active')"
+OPEN: Final = "status IN ('challenge', 'active')"
 
 
-def _moves_of(games: str) -> str:
+def moves_of(games: str) -> str:
     """A game's moves as one array value, read in the same statement (one snapshot) as its row."""
-    return f"""(SELECT array_agg(ROW({MOVE_COLUMNS}) ORDER BY ply)
-                FROM moves WHERE game_id = {games}.id) AS moves"""
+    return f"(SELECT array_agg(ROW({MOVE_COLUMNS}) ORDER BY ply) FROM moves WHERE game_id = {games}.id)"
 
 
 async def create_game(
@@ -82,7 +81,7 @@ async def get_game(conn: Connection, cache: MoveCache, game_id: int) -> Game:
 async def active_game(
     conn: Connection, cache: MoveCache, platform: str, channel: str
 ) -> Game | None:
-    return await _one_game(conn, cache, f"platform = $1 AND channel = $2 AND {_OPEN}", platform, channel)
+    return await _one_game(conn, cache, f"platform = $1 AND channel = $2 AND {OPEN}", platform, channel)
 
 
 async def last_game(
@@ -205,7 +204,7 @@ async def expire_challenges(
                     version = version + 1, updated = $2
                 WHERE status = 'challenge' AND created < $1 AND ($3::text IS NULL OR platform = $3)
                 RETURNING {GAME_COLUMNS})
-            SELECT expired.*, {_moves_of("expired")}
+            SELECT expired.*, {moves_of("expired")} AS moves
             FROM expired ORDER BY id""",
         before, now, platform,
     )
@@ -250,18 +249,25 @@ async def _one_game(conn: Connection, cache: MoveCache, where: str, *params: Any
     moves = cache.get(row[0], row[-1])
     if moves is not None:
         return game_from_row(row, moves, NATIVE)
-    row = await conn.fetchrow(f"SELECT {GAME_COLUMNS}, {_moves_of('games')} FROM games WHERE {where}", *params)
+    row = await conn.fetchrow(f"SELECT {GAME_COLUMNS}, {moves_of('games')} AS moves FROM games WHERE {where}",
+                              *params)
     return None if row is None else cache.put(_game_with_its_moves(row))
 
 
 async def _select_games(conn: Connection, where: str, *params: Any) -> list[Game]:
-    rows = await conn.fetch(f"SELECT {GAME_COLUMNS}, {_moves_of('games')} FROM games WHERE {where}", *params)
+    rows = await conn.fetch(f"SELECT {GAME_COLUMNS}, {moves_of('games')} AS moves FROM games WHERE {where}",
+                            *params)
     return [_game_with_its_moves(row) for row in rows]
 
 
 def _game_with_its_moves(row: Sequence[Any]) -> Game:
     *columns, moves = row
-    return game_from_row(columns, tuple(move_from_row(m, NATIVE) for m in moves or ()), NATIVE)
+    return game_from_row(columns, moves_from_array(moves), NATIVE)
+
+
+def moves_from_array(moves: Sequence[Any] | None) -> tuple[MoveRecord, ...]:
+    """The moves of a `moves_of` value (NULL: none)."""
+    return tuple(move_from_row(m, NATIVE) for m in moves or ())
 
 
 async def _compare_and_set(
@@ -319,6 +325,6 @@ async def _one_open_game(conn: Connection, game: int | tuple[str, str]) -> Async
             game = tuple(await conn.fetchrow("SELECT platform, channel FROM games WHERE id = $1", game))
         platform, channel = game
         held = await conn.fetchval(
-            f"SELECT id FROM games WHERE platform = $1 AND channel = $2 AND {_OPEN}", platform, channel
+            f"SELECT id FROM games WHERE platform = $1 AND channel = $2 AND {OPEN}", platform, channel
         )
         raise ChannelBusy(platform, channel, held) from error

@@ -14,11 +14,13 @@ import signal
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from bot.engines import LEVELS, BuiltinEngine, EngineError, EnginePosition, LevelledEngine, UciEngine
 from bot.engines.base import rules_move
+from bot.engines.builtin.pool import WORKER_NICENESS, SearchPool
 from bot.engines.builtin.search import Limits, SearchResult
 from makruk import Board
 
@@ -163,6 +165,34 @@ async def test_the_worker_killed_mid_search_the_pool_is_rebuilt_and_answers(buil
         assert not any("quick move" in w for w in warnings(caplog))
     finally:
         (tmp_path / "release").touch()  # if the test failed before the kill
+
+
+async def test_workers_search_at_low_priority_and_one_that_overruns_is_killed(tmp_path):
+    pool = SearchPool()
+    at_once = str(tmp_path / "at-once")  # started and released by the same file: no wait
+    try:
+        assert await pool.run(support.hold_until, at_once, at_once, timeout=60)
+        (worker,) = pool.pids()
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, own + WORKER_NICENESS)
+        with pytest.raises(EngineError, match="longer than"):
+            await pool.run(support.hold_until, str(tmp_path / "searching"), str(tmp_path / "release"), timeout=0.5)
+        while not ended(worker):
+            await asyncio.sleep(0.01)
+        assert await pool.run(support.hold_until, at_once, at_once, timeout=60)
+        assert pool.pids() and worker not in pool.pids()  # a new worker
+    finally:
+        (tmp_path / "release").touch()
+        await pool.aclose()
+
+
+def ended(pid: int) -> bool:
+    """The process is gone, or dead and not yet reaped (a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
 
 
 async def test_a_worker_whose_bot_died_before_it_started_ends_itself() -> None:

@@ -80,6 +80,7 @@ class FakeLine:
     held_chats: set[str] = field(default_factory=set)  # member lookups here wait for let_profiles_go()
     quota_limit: int | None = 300  # messages a month (None: no limit)
     quota_used: int = 0  # counted as LINE does: once per recipient of a push
+    quota_bodies: dict[str, str] = field(default_factory=dict)  # a quota path's odd answer (a field missing, not JSON)
     _used_tokens: set[str] = field(default_factory=set)
     _retry_keys: set[str] = field(default_factory=set)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -179,12 +180,19 @@ class FakeLine:
         return web.json_response(self._sent(body["messages"]))
 
     async def _quota(self, request: web.Request) -> web.Response:
+        if request.path in self.quota_bodies:
+            return self._odd_quota(request.path)
         if self.quota_limit is None:
             return web.json_response({"type": "none"})
         return web.json_response({"type": "limited", "value": self.quota_limit})
 
     async def _consumption(self, request: web.Request) -> web.Response:
+        if request.path in self.quota_bodies:
+            return self._odd_quota(request.path)
         return web.json_response({"totalUsage": self.quota_used})
+
+    def _odd_quota(self, path: str) -> web.Response:
+        return web.Response(text=self.quota_bodies[path], content_type="application/json")
 
     async def _profile(self, request: web.Request) -> web.Response:
         await asyncio.sleep(self.profile_delay)

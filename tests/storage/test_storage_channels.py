@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from datetime import timedelta
 
-from storage import ChannelSettings, ChatState, GameChanges, NewMove, Player, Storage, open_storage
+import asyncpg
 
-from .storage_helpers import FakeClock, MakeGame
+from storage import ChannelSettings, ChatState, GameChanges, NewMove, Player, Storage, open_storage
+from storage._cache import MoveCache
+from storage.postgres import _channels as pg_channels
+
+from .storage_helpers import FakeClock, MakeGame, postgres_only
 
 
 async def test_settings_default_to_none_everywhere(storage: Storage) -> None:
@@ -105,3 +111,63 @@ async def test_chat_state_reads_what_a_message_needs_in_one_call(
     # A finished game is no longer the chat's open game.
     await storage.update_game(game.id, game.version, GameChanges(status="finished", result="1-0", reason="resign"))
     assert (await storage.chat_state("discord", "chan-1", "100")).game is None
+
+
+@postgres_only
+async def test_postgres_reads_the_chat_state_in_one_statement(
+    database: str, storage: Storage, alice: Player, bob: Player, make_game: MakeGame
+) -> None:
+    # The function the storage runs, on a connection of the test's own that logs what it sends.
+    conn = await asyncpg.connect(database)
+    # asyncpg asks the server about the record[] type once per connection, in three statements
+    # of its own; a pooled connection has long since done so.
+    await conn.fetchval("SELECT ARRAY[ROW(1)]")
+    sent: list[str] = []
+    conn.add_query_logger(lambda query: sent.append(query.query))
+    cache = MoveCache(8)
+
+    async def read(channel: str, user_id: str) -> ChatState:
+        before = len(sent)
+        state = await pg_channels.chat_state(conn, cache, "discord", channel, user_id)
+        await asyncio.sleep(0)  # the logger is called soon after
+        assert len(sent) == before + 1, sent[before:]
+        assert state == await storage.chat_state("discord", channel, user_id)
+        return state
+
+    try:
+        assert await read("chan-1", "999") == ChatState(ChannelSettings("discord", "chan-1"), None, {}, None)
+        await storage.set_channel_settings(ChannelSettings("discord", "chan-1", language="th"))
+        challenge = await make_game(status="challenge", black=None)
+        assert (await read("chan-1", "100")).players == {alice.id: alice}
+        await storage.update_game(challenge.id, challenge.version,
+                                  GameChanges(status="aborted", reason="declined"))
+        game = await make_game()
+        game = await storage.append_move(game.id, game.version, NewMove("e3e4", "e4", "w"))
+        cold = await read("chan-1", "200")  # the moves read with the game, and cached
+        assert cold.game == game and cold.players == {alice.id: alice, bob.id: bob} and cold.sender == bob
+        warm = await read("chan-1", "200")
+        assert warm.game is not None and cold.game is not None
+        assert warm.game.moves is cold.game.moves  # the moves from the cache
+        game = await storage.append_move(game.id, game.version, NewMove("a6a5", "a5", "b"))
+        assert (await read("chan-1", "100")).game == game  # a newer version: read again
+    finally:
+        await conn.close()
+
+
+async def test_the_move_cache_knows_each_chats_last_game_while_it_holds_its_moves(make_game: MakeGame) -> None:
+    cache = MoveCache(2)
+    first = await make_game()
+    newer = replace(first, id=first.id + 1, version=3)
+    elsewhere = replace(first, id=first.id + 2, channel="chan-2")
+    cache.put(first)
+    cache.put(newer)  # the chat's new game
+    assert cache.of_chat("discord", "chan-1") == (newer.id, 3, newer.moves)
+    cache.put(elsewhere)  # the cache is full: the oldest, the first game, goes
+    assert cache.of_chat("discord", "chan-1") == (newer.id, 3, newer.moves)
+    cache.put(first)  # the first game again, now the chat's; newer goes
+    assert cache.of_chat("discord", "chan-1") == (first.id, first.version, first.moves)
+    cache.put(replace(elsewhere, id=first.id + 3))
+    cache.put(replace(elsewhere, id=first.id + 4))
+    assert cache.of_chat("discord", "chan-1") is None
+    assert cache.of_chat("discord", "chan-2") == (first.id + 4, elsewhere.version, elsewhere.moves)
+    assert cache.of_chat("line", "chan-1") is None

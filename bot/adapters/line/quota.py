@@ -35,17 +35,26 @@ class Quota:
 
 
 async def read_quota(api: AsyncMessagingApi, *, timeout: float = REQUEST_TIMEOUT) -> Quota | None:
-    """Asks LINE for the quota and its use and logs them; None (logged) when LINE does not say."""
+    """Asks LINE for the quota and its use and logs them; None (logged) when LINE does not say.
+
+    Whatever goes wrong is a warning: the read only informs, and must never stop the bot.
+    """
     try:
         quota = await api.get_message_quota(_request_timeout=timeout)
         consumption = await api.get_message_quota_consumption(_request_timeout=timeout)
     except ApiException as error:
         log.warning("could not read LINE's message quota: %s %s", error.status, error.reason)
         return None
-    except (TimeoutError, aiohttp.ClientError) as error:
+    except (TimeoutError, aiohttp.ClientError, ValueError) as error:  # ValueError: not JSON, or a field missing
         log.warning("could not read LINE's message quota: %r", error)
         return None
+    except Exception:
+        log.warning("could not read LINE's message quota", exc_info=True)
+        return None
     limited = getattr(quota.type, "value", quota.type) == "limited"
+    if limited and quota.value is None:
+        log.warning("could not read LINE's message quota: a limited quota without its value")
+        return None
     report = Quota(quota.value if limited else None, consumption.total_usage)
     if report.limit is None:
         log.info("LINE push messages this month: %d (no monthly limit)", report.used)

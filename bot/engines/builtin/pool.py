@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import SpawnContext, SpawnProcess
 
 from ..base import Analysis, EngineError, EnginePosition, final_analysis, game_positions
 from .search import TT_LIMIT, Limits, Searcher, SearchResult, mate_in
@@ -34,6 +34,7 @@ class SearchPool:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
+        self._contexts: dict[ProcessPoolExecutor, _WorkerContext] = {}  # an executor's, which knows its processes
 
     async def run(self, function, *args, timeout: float):
         """``function(*args)`` in a worker process; raises EngineError if it cannot finish."""
@@ -62,10 +63,11 @@ class SearchPool:
             executor.submit(_ready)
 
     def pids(self) -> list[int]:
+        """The process ids of the pool's live workers."""
         executor = self._executor
         if executor is None:
             return []
-        return [p.pid for p in (executor._processes or {}).values() if p.pid is not None]
+        return [p.pid for p in self._contexts[executor].processes if p.pid is not None and p.is_alive()]
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.close)
@@ -74,6 +76,7 @@ class SearchPool:
         """Stops the workers (after the search they are running, if any)."""
         executor, self._executor = self._executor, None
         if executor is not None:
+            del self._contexts[executor]
             executor.shutdown(wait=True, cancel_futures=True)
 
     async def _started(self) -> ProcessPoolExecutor:
@@ -95,21 +98,36 @@ class SearchPool:
 
     def _ensure(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
-                initargs=(os.getpid(),),
-            )
+            context = _WorkerContext()
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                                 initializer=_init_worker, initargs=(os.getpid(),))
+            self._contexts[self._executor] = context
         return self._executor
 
     def _discard(self, executor: ProcessPoolExecutor) -> None:
         if self._executor is executor:
             self._executor = None
+        context = self._contexts.pop(executor, None)  # None: discarded already, by a search beside this one
         # The executor has no public way to stop a running job: end its processes directly.
-        for process in list((executor._processes or {}).values()):
+        for process in context.processes if context is not None else ():
             if process.is_alive():
                 process.kill()
         # Queued searches are not cancelled: they fail as BrokenProcessPool, and their callers retry.
         executor.shutdown(wait=False)
+
+
+class _WorkerContext(SpawnContext):
+    """Starts processes with ``spawn``, as ``multiprocessing.get_context("spawn")`` does, and
+    remembers them: the executor's own list of its workers is private."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.processes: list[SpawnProcess] = []
+
+    def Process(self, *args, **kwargs) -> SpawnProcess:  # type: ignore[override]  # a factory, as the executor calls it
+        process = SpawnProcess(*args, **kwargs)
+        self.processes.append(process)
+        return process
 
 
 # --- inside the worker processes ------------------------------------------------------------
