@@ -244,7 +244,7 @@ class Table:
 
         The reply is built first, from the game as it will be stored, and written to the
         outbox in the same transaction: as ``notify`` says, or, in answer to a person's
-        message, as that message's answer (``answer``).
+        message, as its answer (kind ``answer``).
         """
         notify = notify or self.answering(ctx)
         notices: list[NewNotice] = []
