@@ -66,7 +66,8 @@ class FenDialect:
             if code & 7 == PieceType.BIA_NGAI and not symbol.endswith("~"):
                 found.setdefault(symbol + "~", code)
         for symbol, code in list(found.items()):
-            if not symbol.endswith("~"):
+            # No piece is promoted into a Khun or a Bia: 'K~' and 'P~' stay bad characters.
+            if not symbol.endswith("~") and code & 7 not in (PieceType.KHUN, PieceType.BIA):
                 found.setdefault(symbol + "~", code)
         return found
 
