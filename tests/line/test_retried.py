@@ -51,6 +51,17 @@ async def nothing() -> None:
     pass
 
 
+def until_the_reply(line, raw: dict, monkeypatch) -> Callable[[], Awaitable[None]]:
+    """What a process does with ``raw`` until it would reply: the change and its answer stored."""
+    async def handled() -> None:
+        async def no_answer(*args, **kwargs) -> None:
+            pass
+        with monkeypatch.context() as patch:
+            patch.setattr(line.door.handler, "_answer", no_answer)
+            await line.door.handler.handle(Event.from_dict(raw))
+    return handled
+
+
 async def answers_to(line, raw: dict) -> list[str]:
     """What the chat was shown for the move ``raw``: replies LINE took and pushes it took."""
     shown = [texts(r.body["messages"]) for r in line.fake.replies
@@ -62,21 +73,13 @@ async def answers_to(line, raw: dict) -> list[str]:
 async def test_a_move_whose_process_died_is_applied_once_and_answered_once(line, monkeypatch, died) -> None:
     await start_game(line)
     raw = text_event("e3e4", source(ALICE, group=GROUP))
-    handler = line.door.handler
-
-    async def handled_until_the_reply() -> None:
-        async def no_answer(*args, **kwargs) -> None:
-            pass
-        with monkeypatch.context() as patch:
-            patch.setattr(handler, "_answer", no_answer)
-            await handler.handle(Event.from_dict(raw))
 
     async def handled_until_marked() -> None:
-        shown = await handler.handle(Event.from_dict(raw))  # replied; the inbox would mark these next
+        shown = await line.door.handler.handle(Event.from_dict(raw))  # replied; the inbox marks these next
         assert shown
         line.door.pusher._shown.clear()  # what the dead process remembered died with it
 
-    cut = {"before the change": nothing, "after the change": handled_until_the_reply,
+    cut = {"before the change": nothing, "after the change": until_the_reply(line, raw, monkeypatch),
            "after the reply": handled_until_marked}[died]
     await die_while_handling(line, raw, cut)
     assert await line.door.inbox.release_the_dead() == 1
@@ -96,16 +99,7 @@ async def test_a_move_whose_process_died_is_applied_once_and_answered_once(line,
 
 async def test_a_challenge_whose_process_died_after_storing_it_is_answered_not_refused(line, monkeypatch) -> None:
     raw = text_event("/new", source(ALICE, group=GROUP))
-    handler = line.door.handler
-
-    async def handled_until_the_reply() -> None:
-        async def no_answer(*args, **kwargs) -> None:
-            pass
-        with monkeypatch.context() as patch:
-            patch.setattr(handler, "_answer", no_answer)
-            await handler.handle(Event.from_dict(raw))
-
-    await die_while_handling(line, raw, handled_until_the_reply)
+    await die_while_handling(line, raw, until_the_reply(line, raw, monkeypatch))
     await line.door.inbox.release_the_dead()
     await line.door.settle()
     (reply,) = [r for r in line.fake.replies if r.body["replyToken"] == raw["replyToken"]]
@@ -117,16 +111,7 @@ async def test_a_challenge_whose_process_died_after_storing_it_is_answered_not_r
 
 async def test_a_setting_is_stored_with_its_answer(line, monkeypatch) -> None:
     raw = text_event("/lang en", source(ALICE, group=GROUP))
-    handler = line.door.handler
-
-    async def handled_until_the_reply() -> None:
-        async def no_answer(*args, **kwargs) -> None:
-            pass
-        with monkeypatch.context() as patch:
-            patch.setattr(handler, "_answer", no_answer)
-            await handler.handle(Event.from_dict(raw))
-
-    await die_while_handling(line, raw, handled_until_the_reply)
+    await die_while_handling(line, raw, until_the_reply(line, raw, monkeypatch))
     await line.door.inbox.release_the_dead()
     await line.door.settle()
     (reply,) = [r for r in line.fake.replies if r.body["replyToken"] == raw["replyToken"]]
@@ -153,16 +138,7 @@ async def test_an_event_that_keeps_killing_its_process_is_given_up(line) -> None
 async def test_an_answer_whose_token_is_no_longer_fresh_is_pushed_once(line, monkeypatch) -> None:
     await start_game(line)
     raw = text_event("e3e4", source(ALICE, group=GROUP))
-    handler = line.door.handler
-
-    async def handled_until_the_reply() -> None:
-        async def no_answer(*args, **kwargs) -> None:
-            pass
-        with monkeypatch.context() as patch:
-            patch.setattr(handler, "_answer", no_answer)
-            await handler.handle(Event.from_dict(raw))
-
-    await die_while_handling(line, raw, handled_until_the_reply)
+    await die_while_handling(line, raw, until_the_reply(line, raw, monkeypatch))
     line.clock.advance(minutes=5)  # the chat is taken up late (its process was on another machine)
     line.fake.expired_tokens.add(raw["replyToken"])
     await line.door.inbox.release_the_dead()
