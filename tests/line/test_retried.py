@@ -69,6 +69,15 @@ async def answers_to(line, raw: dict) -> list[str]:
     return shown + [texts(p.body["messages"]) for p in line.fake.pushes if p.status == 200]
 
 
+async def reply_after_dying(line, raw: dict, monkeypatch):
+    """The reply to ``raw`` once it is taken again after its process died just before replying."""
+    await die_while_handling(line, raw, until_the_reply(line, raw, monkeypatch))
+    await line.door.inbox.release_the_dead()
+    await line.door.settle()
+    (reply,) = [r for r in line.fake.replies if r.body["replyToken"] == raw["replyToken"]]
+    return reply
+
+
 @pytest.mark.parametrize("died", ["before the change", "after the change", "after the reply"])
 async def test_a_move_whose_process_died_is_applied_once_and_answered_once(line, monkeypatch, died) -> None:
     await start_game(line)
@@ -99,10 +108,7 @@ async def test_a_move_whose_process_died_is_applied_once_and_answered_once(line,
 
 async def test_a_challenge_whose_process_died_after_storing_it_is_answered_not_refused(line, monkeypatch) -> None:
     raw = text_event("/new", source(ALICE, group=GROUP))
-    await die_while_handling(line, raw, until_the_reply(line, raw, monkeypatch))
-    await line.door.inbox.release_the_dead()
-    await line.door.settle()
-    (reply,) = [r for r in line.fake.replies if r.body["replyToken"] == raw["replyToken"]]
+    reply = await reply_after_dying(line, raw, monkeypatch)
     assert reply.status == 200 and "Alice" in texts(reply.body["messages"])
     assert "channel_busy" not in json.dumps(reply.body)
     game = await line.app.storage.active_game("line", CHAT)
@@ -111,10 +117,7 @@ async def test_a_challenge_whose_process_died_after_storing_it_is_answered_not_r
 
 async def test_a_setting_is_stored_with_its_answer(line, monkeypatch) -> None:
     raw = text_event("/lang en", source(ALICE, group=GROUP))
-    await die_while_handling(line, raw, until_the_reply(line, raw, monkeypatch))
-    await line.door.inbox.release_the_dead()
-    await line.door.settle()
-    (reply,) = [r for r in line.fake.replies if r.body["replyToken"] == raw["replyToken"]]
+    reply = await reply_after_dying(line, raw, monkeypatch)
     assert reply.status == 200 and texts(reply.body["messages"]) == line.app.games.catalog.text("en", "language_set")
     settings = await line.app.storage.get_channel_settings("line", CHAT)
     assert settings.language == "en"
