@@ -38,9 +38,9 @@ class App:
     puzzles: PuzzleService | None = None
     metrics: Metrics = METRICS  # what /metrics serves (docs/operations.md)
 
-    def outbox(self, platform: Platform, send: Send) -> Outbox:
-        """The deliverer of ``platform``'s notices through its door's ``send``."""
-        return self.games.outbox(platform, send)
+    def outbox(self, platform: Platform, send: Send, *, pictures: bool = True) -> Outbox:
+        """The deliverer of ``platform``'s notices through its door's ``send`` (see GameService.outbox)."""
+        return self.games.outbox(platform, send, pictures=pictures)
 
     def jobs(self, platform: Platform, outbox: Outbox) -> list[Job]:
         """What a door's scheduler runs (see GameService.jobs)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Platform = Literal["discord", "line", "console"]
@@ -134,8 +134,14 @@ class Reply:
         >>> Reply.from_dict(reply.to_dict()) == reply
         True
         """
-        data = asdict(self)
-        data.pop("image")
+        # By hand, not dataclasses.asdict: that deep-copies every value, and this runs for every
+        # answer stored in the outbox (one per move).
+        data = dict(vars(self))
+        del data["image"]
+        data["board"] = None if self.board is None else dict(vars(self.board))
+        data["game"] = None if self.game is None else dict(vars(self.game))
+        data["actions"] = [dict(vars(action)) for action in self.actions]
+        data["mentions"] = [dict(vars(user)) for user in self.mentions]
         return data
 
     @classmethod

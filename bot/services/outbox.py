@@ -168,10 +168,12 @@ class Outbox:
         await self.storage.mark_notices_sent([row.key])
         return True
 
-    async def pending_for(self, channel: str) -> list[Notice]:
-        """The chat's notices not yet delivered: a door that is replying to a person there may
-        carry them in its reply (and then calls ``delivered``)."""
-        return [await self._notice(row) for row in await self.storage.pending_notices(self.platform, channel)]
+    async def pending_for(self, channel: str, *, skip: Callable[[str], bool] = lambda key: False) -> list[Notice]:
+        """The chat's notices not yet delivered, but for those whose key ``skip`` names (the reply's
+        own answer, say): a door that is replying to a person there may carry them in its reply
+        (and then calls ``delivered``). Only the notices returned are read and drawn."""
+        rows = await self.storage.pending_notices(self.platform, channel)
+        return [await self._notice(row) for row in rows if not skip(row.key)]
 
     async def delivered(self, keys: Sequence[str]) -> None:
         if keys:

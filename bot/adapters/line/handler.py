@@ -245,15 +245,14 @@ class LineHandler:
             return []
         own = {r.outbox_key for r in replies if r.outbox_key}
         try:
-            waiting = await self.outbox.pending_for(place.channel)
+            waiting = await self.outbox.pending_for(
+                place.channel, skip=lambda key: key in own or self.pusher.was_shown(key))
         except Exception as error:  # a busy database: the outbox pushes them later instead
             log.warning("could not read the waiting notices of %s: %r", place.channel, error)
             return []
         chat = Chat(place.channel, place.one_to_one)
         riding = []
         for notice in waiting:
-            if notice.key in own or (notice.key is not None and self.pusher.was_shown(notice.key)):
-                continue
             messages = await self.composer.messages([notice.reply], chat, answered=None)
             if len(messages) > room:
                 break

@@ -153,7 +153,7 @@ class LineDoor:
         self.composer = Composer(self.app.games, self.images, catalog)
         self.calls = MessagingCalls(self.api)
         self.pusher = Pusher(self.calls, self.composer, timeout=self._push_timeout)
-        self.outbox = self.app.outbox("line", self.pusher.send)
+        self.outbox = self.app.outbox("line", self.pusher.send, pictures=False)  # LINE fetches pictures by URL
         self.handler = LineHandler(self.app.games, self.app.storage, self.calls, self.profiles, self.composer,
                                    self.pusher, self.outbox, catalog, language=settings.line_language,
                                    owed=self.push_soon)

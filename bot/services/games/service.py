@@ -230,10 +230,11 @@ class GameService:
         waiting turns; what the chats are owed goes to the outbox (see clock.py)."""
         await clock.tick(self.table, platform)
 
-    def outbox(self, platform: Platform, send: Send) -> Outbox:
-        """The deliverer of ``platform``'s notices through its door's ``send``."""
-        return Outbox(self.table.storage, self.table.clock, platform, send, prepare=self._draw_again,
-                      claims=self.table.claims)
+    def outbox(self, platform: Platform, send: Send, *, pictures: bool = True) -> Outbox:
+        """The deliverer of ``platform``'s notices through its door's ``send``; ``pictures=False``
+        for a door that draws boards itself from the reply's view (LINE), so none is drawn here."""
+        return Outbox(self.table.storage, self.table.clock, platform, send,
+                      prepare=self._draw_again if pictures else None, claims=self.table.claims)
 
     def jobs(self, platform: Platform, outbox: Outbox) -> list[Job]:
         """What a door's scheduler runs: the games' clock (deadlines, reminders, the engine's
