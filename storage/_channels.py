@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from ._cache import MoveCache
 from ._games import open_game
 from ._outbox import insert_notices
-from ._players import find_player, get_players
 from ._rows import SETTINGS_COLUMNS, settings_from_row
-from ._sql import read_tx, write_tx
+from ._sql import read_tx, within, write_tx
+from .queries.players import find_player, get_players
 from .records import ChannelSettings, ChatState, NewNotice, Platform
 
 
@@ -19,9 +19,9 @@ def chat_state(
 ) -> ChatState:
     with read_tx(conn):  # one snapshot
         game = open_game(conn, cache, platform, channel)
-        players = get_players(conn, sorted(set(game.player_ids))) if game is not None else {}
+        players = within(conn, get_players(sorted(set(game.player_ids)))) if game is not None else {}
         return ChatState(get_channel_settings(conn, platform, channel), game, players,
-                         find_player(conn, platform, user_id))
+                         within(conn, find_player(platform, user_id)))
 
 
 def get_channel_settings(

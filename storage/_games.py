@@ -8,7 +8,6 @@ from typing import Any, Final
 
 from ._cache import MoveCache
 from ._outbox import insert_notices
-from ._players import apply_ratings
 from ._rows import (
     GAME_COLUMNS,
     GAME_VARIANT,
@@ -19,8 +18,9 @@ from ._rows import (
     move_from_row,
     seat_columns,
 )
-from ._sql import TEXT, decode_time, encode_opt_time, is_unique_violation, read_tx, write_tx
+from ._sql import TEXT, decode_time, encode_opt_time, is_unique_violation, read_tx, within, write_tx
 from .errors import ChannelBusy, NotFound, VersionConflict
+from .queries.players import apply_ratings
 from .records import (
     Game,
     GameChanges,
@@ -128,7 +128,7 @@ def append_move(
             (game_id, move.uci, move.san, move.by, now, game_id),
         ).fetchall()[0]
         check_rated_variant(row[GAME_VARIANT], ratings)
-        apply_ratings(conn, ratings)
+        within(conn, apply_ratings(ratings))
         insert_notices(conn, notices, now)
         before = cache.get(game_id, expected_version)
         if before is not None and len(before) == ply - 1:
@@ -151,7 +151,7 @@ def update_game(
     with write_tx(conn):
         row = _compare_and_set(conn, game_id, expected_version, changes, now)
         check_rated_variant(row[GAME_VARIANT], ratings)
-        apply_ratings(conn, ratings)
+        within(conn, apply_ratings(ratings))
         insert_notices(conn, notices, now)
         moves = cache.get(game_id, expected_version)
         if moves is None:

@@ -7,12 +7,16 @@ text order is time order and indexes on them work; dates as "YYYY-MM-DD", times 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime, time
-from typing import Final
+from functools import lru_cache
+from typing import Any, Final, TypeVar
 
+from ._plan import Duplicate, Plan
 from ._rows import Codec, utc
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -70,3 +74,58 @@ TEXT: Final = Codec(decode_time, date.fromisoformat, time.fromisoformat, encode_
 def is_unique_violation(error: sqlite3.IntegrityError, columns: str) -> bool:
     """Whether `error` is the UNIQUE constraint over exactly `columns` ("t.a, t.b")."""
     return str(error) == f"UNIQUE constraint failed: {columns}"
+
+
+# --- running plans (see _plan.py) -------------------------------------------------------------
+
+_STORED: Final[dict[type, Callable[[Any], str]]] = {datetime: encode_time, date: encode_date, time: encode_clock}
+
+
+def _stored(args: Sequence[Any]) -> Sequence[Any]:
+    """Values as SQLite keeps them (times as text); most have nothing to change."""
+    if not any(type(value) in _STORED for value in args):
+        return args
+    return [value if (store := _STORED.get(type(value))) is None else store(value) for value in args]
+
+
+@lru_cache(maxsize=512)
+def _sqlite_text(text: str) -> str:
+    return text.replace("{for_update}", "")
+
+
+def drive(conn: sqlite3.Connection, plan: Plan[T], begin: str) -> T:
+    """Run `plan` as one transaction (`begin`: BEGIN IMMEDIATE for a write, BEGIN for a read),
+    committed if it returns, rolled back if anything raises. A broken UNIQUE constraint is
+    Duplicate."""
+    conn.execute(begin)
+    try:
+        result = within(conn, plan)
+    except BaseException as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(error, sqlite3.IntegrityError) and str(error).startswith("UNIQUE constraint failed"):
+            raise Duplicate(str(error)) from error
+        raise
+    conn.execute("COMMIT")
+    return result
+
+
+def within(conn: sqlite3.Connection, plan: Plan[T]) -> T:
+    """Run `plan`'s statements inside the caller's transaction."""
+    try:
+        step = next(plan)
+        while True:
+            if step.kind == "rows":
+                result: Any = conn.execute(_sqlite_text(step.text), _stored(step.args)).fetchall()
+            elif step.kind == "count":
+                result = conn.execute(_sqlite_text(step.text), _stored(step.args)).rowcount
+            elif step.kind == "many":
+                conn.executemany(_sqlite_text(step.text), [_stored(values) for values in step.args])
+                result = None
+            else:  # a lock: SQLite's one writer holds them all
+                result = None
+            step = plan.send(result)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    finally:
+        plan.close()

@@ -1,6 +1,7 @@
 """SqliteStorage: the Storage interface over one aiosqlite connection.
 
-Each public method runs one plain function from the _games/_players/_puzzles/_channels
+Each public method runs a plan (storage/queries, written once for both databases, through
+PlanStorage) or one plain function from the _games/_puzzles/_channels
 modules on the connection's worker thread. A whole transaction is a single call there,
 so concurrent tasks never interleave statements, and a method costs one thread hop.
 """
@@ -18,20 +19,19 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _inbox, _leases, _outbox, _players, _puzzles, migrate
+from . import _channels, _games, _inbox, _leases, _outbox, _puzzles, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
-from ._sql import encode_clock, encode_time
-from .base import Storage
+from ._plan import Plan
+from ._sql import drive, encode_clock, encode_time
+from ._storage import PlanStorage
 from .errors import StorageBusy, StorageError
 from .records import (
     NO_CHANGES,
-    UNCHANGED,
     ChannelSettings,
     ChatState,
     Game,
     GameChanges,
-    Keep,
     NewEvent,
     NewGame,
     NewMove,
@@ -39,15 +39,12 @@ from .records import (
     NoticeCounts,
     OutboxNotice,
     Platform,
-    Player,
-    PlayerRating,
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
     PuzzleProgress,
     PuzzleScore,
     RatingUpdate,
-    Standing,
     Streak,
     Subscription,
     Taken,
@@ -135,7 +132,7 @@ def _set_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
             sleep(0.01)
 
 
-class SqliteStorage(Storage):
+class SqliteStorage(PlanStorage):
     """Storage in one SQLite file; open it with open_storage()."""
 
     def __init__(
@@ -161,60 +158,19 @@ class SqliteStorage(Storage):
         except sqlite3.Error as error:
             raise storage_error(error) from error
 
+    async def _write(self, plan: Plan[T]) -> T:
+        return await self._run(drive, plan, "BEGIN IMMEDIATE")
+
+    async def _read(self, plan: Plan[T]) -> T:
+        return await self._run(drive, plan, "BEGIN")
+
+    _snapshot = _read  # a read transaction is one snapshot of the file
+
     def _now(self) -> str:
         return encode_time(self._clock())
 
     async def close(self) -> None:
         await self._db.close()
-
-    # Players
-
-    async def get_or_create_player(
-        self, platform: Platform, user_id: str, display_name: str
-    ) -> Player:
-        return await self._run(
-            _players.get_or_create_player, platform, user_id, display_name, self._now()
-        )
-
-    async def get_player(self, player_id: int) -> Player:
-        return await self._run(_players.get_player, player_id)
-
-    async def get_players(self, player_ids: Sequence[int]) -> dict[int, Player]:
-        return await self._run(_players.get_players, sorted(set(player_ids)))
-
-    async def find_player(self, platform: Platform, user_id: str) -> Player | None:
-        return await self._run(_players.find_player, platform, user_id)
-
-    async def update_player(
-        self,
-        player_id: int,
-        *,
-        display_name: str | Keep = UNCHANGED,
-        language: str | Keep | None = UNCHANGED,
-    ) -> Player:
-        changes = {"display_name": display_name, "language": language}
-        changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
-        return await self._run(_players.update_player, player_id, changed, self._now())
-
-    async def get_rating(self, player_id: int, variant: str) -> PlayerRating:
-        return await self._run(_players.get_rating, player_id, variant)
-
-    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[PlayerRating]:
-        return await self._run(_players.update_ratings, list(updates))
-
-    async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
-        return await self._run(_players.channel_players, platform, channel)
-
-    async def top_players(
-        self,
-        platform: Platform,
-        variant: str,
-        *,
-        community: str | None = None,
-        limit: int = 10,
-        min_games: int = 1,
-    ) -> list[Standing]:
-        return await self._run(_players.top_players, platform, variant, community, limit, min_games)
 
     # Games
 

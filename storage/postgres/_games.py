@@ -34,10 +34,10 @@ from .._rows import (
     seat_columns,
 )
 from ..errors import ChannelBusy, NotFound, VersionConflict
+from ..queries.players import apply_ratings
 from ..records import Game, GameChanges, MoveRecord, NewGame, NewMove, NewNotice, RatingUpdate
 from ._outbox import add_notices, insert_sql, notice_values
-from ._players import apply_ratings
-from ._sql import Connection, affected
+from ._sql import Connection, affected, drive
 
 _OPEN_CHANNEL_INDEX: Final = "games_open_per_channel"
 OPEN: Final = "status IN ('challenge', 'active')"
@@ -126,7 +126,7 @@ async def change_game(
                 game_id, move.uci, move.san, move.by, now,
             )
         check_rated_variant(row[GAME_VARIANT], ratings)
-        await apply_ratings(conn, ratings)
+        await drive(conn, apply_ratings(ratings))
         await add_notices(conn, notices, now)
         moves = await load_moves(conn, game_id)
     return cache.put(game_from_row(row, moves, NATIVE))

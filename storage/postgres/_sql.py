@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from typing import Any, Final, TypeAlias
+from functools import lru_cache
+from typing import Any, Final, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from .._plan import Duplicate, Plan
 from ..errors import StorageBusy, StorageError, StorageUnavailable
+
+T = TypeVar("T")
 
 # asyncpg has no type hints: its connection is Any to mypy, named here for the reader.
 Connection: TypeAlias = Any
@@ -87,3 +91,40 @@ def redacted(url: str) -> str:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+# --- running plans (see storage/_plan.py) -------------------------------------------------------
+
+_LOCK: Final = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
+
+
+@lru_cache(maxsize=512)
+def pg_text(text: str) -> str:
+    """A plan's SQL as PostgreSQL takes it: its `?` numbered `$1, $2, ...`, its dialect words spelt."""
+    parts = text.replace("{for_update}", "FOR UPDATE").split("?")
+    return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, 1))
+
+
+async def drive(conn: Connection, plan: Plan[T]) -> T:
+    """Run `plan`'s statements on `conn`, in the caller's transaction if any. A broken UNIQUE
+    constraint is Duplicate."""
+    try:
+        step = next(plan)
+        while True:
+            if step.kind == "rows":
+                result: Any = await conn.fetch(pg_text(step.text), *step.args)
+            elif step.kind == "count":
+                result = affected(await conn.execute(pg_text(step.text), *step.args))
+            elif step.kind == "many":
+                await conn.executemany(pg_text(step.text), step.args)
+                result = None
+            else:
+                await conn.execute(_LOCK, step.text)
+                result = None
+            step = plan.send(result)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    except asyncpg.UniqueViolationError as error:
+        raise Duplicate(str(error)) from error
+    finally:
+        plan.close()

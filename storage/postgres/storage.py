@@ -1,6 +1,7 @@
 """PostgresStorage: the Storage interface over a small asyncpg connection pool.
 
-Each public method runs one function of the _games/_players/_puzzles/_channels/_outbox/
+Each public method runs a plan (storage/queries, through PlanStorage) or one function of the
+_games/_puzzles/_channels/_outbox/
 _leases modules on one pooled connection: one statement, or one transaction of several.
 Several processes may share the database; the compare-and-sets, the unique indexes and a few
 locks keep them apart (see _games.py and _outbox.py).
@@ -16,17 +17,16 @@ import asyncpg
 
 from .._cache import MoveCache
 from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
+from .._plan import Plan
 from .._rows import utc
-from ..base import Storage
+from .._storage import PlanStorage
 from ..errors import StorageError, StorageUnavailable
 from ..records import (
     NO_CHANGES,
-    UNCHANGED,
     ChannelSettings,
     ChatState,
     Game,
     GameChanges,
-    Keep,
     NewEvent,
     NewGame,
     NewMove,
@@ -34,21 +34,18 @@ from ..records import (
     NoticeCounts,
     OutboxNotice,
     Platform,
-    Player,
-    PlayerRating,
     Puzzle,
     PuzzleAttempt,
     PuzzlePost,
     PuzzleProgress,
     PuzzleScore,
     RatingUpdate,
-    Standing,
     Streak,
     Subscription,
     Taken,
 )
-from . import _channels, _games, _inbox, _leases, _outbox, _players, _puzzles, migrate
-from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, is_away, redacted, storage_error
+from . import _channels, _games, _inbox, _leases, _outbox, _puzzles, migrate
+from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
 
@@ -107,7 +104,12 @@ async def _keep_session(conn: Connection) -> None:
     cancelled call left open before this runs. The default reset costs a round trip per call."""
 
 
-class PostgresStorage(Storage):
+async def _in_transaction(conn: Connection, plan: Plan[T], options: dict[str, Any]) -> T:
+    async with conn.transaction(**options):
+        return await drive(conn, plan)
+
+
+class PostgresStorage(PlanStorage):
     """Storage in a PostgreSQL database; open it with open_storage()."""
 
     def __init__(
@@ -143,60 +145,20 @@ class PostgresStorage(Storage):
             # StorageBusy, since its COMMIT may have been done.
             raise connect_error(error, self.url) from error
 
+    async def _write(self, plan: Plan[T]) -> T:
+        return await self._run(_in_transaction, plan, {})
+
+    async def _read(self, plan: Plan[T]) -> T:
+        return await self._run(drive, plan)
+
+    async def _snapshot(self, plan: Plan[T]) -> T:
+        return await self._run(_in_transaction, plan, {"isolation": "repeatable_read", "readonly": True})
+
     def _now(self) -> datetime:
         return utc(self._clock())
 
     async def close(self) -> None:
         await self._pool.close()
-
-    # Players
-
-    async def get_or_create_player(
-        self, platform: Platform, user_id: str, display_name: str
-    ) -> Player:
-        return await self._run(
-            _players.get_or_create_player, platform, user_id, display_name, self._now()
-        )
-
-    async def get_player(self, player_id: int) -> Player:
-        return await self._run(_players.get_player, player_id)
-
-    async def get_players(self, player_ids: Sequence[int]) -> dict[int, Player]:
-        return await self._run(_players.get_players, sorted(set(player_ids)))
-
-    async def find_player(self, platform: Platform, user_id: str) -> Player | None:
-        return await self._run(_players.find_player, platform, user_id)
-
-    async def update_player(
-        self,
-        player_id: int,
-        *,
-        display_name: str | Keep = UNCHANGED,
-        language: str | Keep | None = UNCHANGED,
-    ) -> Player:
-        changes = {"display_name": display_name, "language": language}
-        changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
-        return await self._run(_players.update_player, player_id, changed, self._now())
-
-    async def get_rating(self, player_id: int, variant: str) -> PlayerRating:
-        return await self._run(_players.get_rating, player_id, variant)
-
-    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[PlayerRating]:
-        return await self._run(_players.update_ratings, list(updates))
-
-    async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
-        return await self._run(_players.channel_players, platform, channel)
-
-    async def top_players(
-        self,
-        platform: Platform,
-        variant: str,
-        *,
-        community: str | None = None,
-        limit: int = 10,
-        min_games: int = 1,
-    ) -> list[Standing]:
-        return await self._run(_players.top_players, platform, variant, community, limit, min_games)
 
     # Games
 

@@ -1,0 +1,78 @@
+"""The Storage methods written once: each runs a plan of storage/queries on the database's
+driver, which SqliteStorage and PostgresStorage supply (`_write`, `_read`, `_snapshot`)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TypeVar
+
+from ._cache import MoveCache
+from ._common import Clock
+from ._plan import Plan
+from ._rows import utc
+from .base import Storage
+from .queries import players
+from .records import UNCHANGED, Keep, Platform, Player, PlayerRating, RatingUpdate, Standing
+
+T = TypeVar("T")
+
+
+class PlanStorage(Storage):
+    """A Storage whose methods are plans; a database supplies how to run one."""
+
+    _clock: Clock
+    _moves: MoveCache
+
+    @abstractmethod
+    async def _write(self, plan: Plan[T]) -> T:
+        """Run `plan` as one write transaction."""
+
+    @abstractmethod
+    async def _read(self, plan: Plan[T]) -> T:
+        """Run `plan`, which only reads; each of its statements sees what was committed when it began."""
+
+    @abstractmethod
+    async def _snapshot(self, plan: Plan[T]) -> T:
+        """Run `plan`, which only reads, in one snapshot of the database."""
+
+    def _time(self) -> datetime:
+        return utc(self._clock())
+
+    # Players
+
+    async def get_or_create_player(self, platform: Platform, user_id: str, display_name: str) -> Player:
+        # Most calls find the player unchanged: answer those without writing.
+        found = await self._read(players.find_player(platform, user_id))
+        if found is not None and found.display_name == display_name:
+            return found
+        return await self._write(players.save_player(platform, user_id, display_name, self._time()))
+
+    async def get_player(self, player_id: int) -> Player:
+        return await self._read(players.get_player(player_id))
+
+    async def get_players(self, player_ids: Sequence[int]) -> dict[int, Player]:
+        return await self._read(players.get_players(sorted(set(player_ids))))
+
+    async def find_player(self, platform: Platform, user_id: str) -> Player | None:
+        return await self._read(players.find_player(platform, user_id))
+
+    async def update_player(self, player_id: int, *, display_name: str | Keep = UNCHANGED,
+                            language: str | Keep | None = UNCHANGED) -> Player:
+        changes = {"display_name": display_name, "language": language}
+        changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
+        return await self._write(players.update_player(player_id, changed, self._time()))
+
+    async def get_rating(self, player_id: int, variant: str) -> PlayerRating:
+        return await self._read(players.get_rating(player_id, variant))
+
+    async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[PlayerRating]:
+        return await self._write(players.apply_ratings(list(updates)))
+
+    async def channel_players(self, platform: Platform, channel: str) -> list[Player]:
+        return await self._read(players.channel_players(platform, channel))
+
+    async def top_players(self, platform: Platform, variant: str, *, community: str | None = None,
+                          limit: int = 10, min_games: int = 1) -> list[Standing]:
+        return await self._read(players.top_players(platform, variant, community, limit, min_games))
