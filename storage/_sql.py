@@ -93,20 +93,25 @@ def _sqlite_text(text: str) -> str:
     return text.replace("{for_update}", "")
 
 
-def drive(conn: sqlite3.Connection, plan: Plan[T], begin: str) -> T:
+def drive(conn: sqlite3.Connection, plan: Plan[T], begin: str, synced: bool = True) -> T:
     """Run `plan` as one transaction (`begin`: BEGIN IMMEDIATE for a write, BEGIN for a read),
-    committed if it returns, rolled back if anything raises. A broken UNIQUE constraint is
-    Duplicate."""
+    committed if it returns, rolled back if anything raises; `synced=False`: its commit does
+    not wait for the disk. A broken UNIQUE constraint is Duplicate."""
+    if not synced:
+        conn.execute("PRAGMA synchronous = NORMAL")  # not to be changed inside a transaction
     conn.execute(begin)
     try:
         result = within(conn, plan)
+        conn.execute("COMMIT")
     except BaseException as error:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         if isinstance(error, sqlite3.IntegrityError) and str(error).startswith("UNIQUE constraint failed"):
             raise Duplicate(str(error)) from error
         raise
-    conn.execute("COMMIT")
+    finally:
+        if not synced:
+            conn.execute("PRAGMA synchronous = FULL")
     return result
 
 

@@ -26,8 +26,10 @@ class PlanStorage(Storage):
     _moves: MoveCache
 
     @abstractmethod
-    async def _write(self, plan: Plan[T]) -> T:
-        """Run `plan` as one write transaction."""
+    async def _write(self, plan: Plan[T], *, synced: bool = True) -> T:
+        """Run `plan` as one write transaction. `synced=False` for bookkeeping that need not
+        wait for the disk: a power cut may lose it (the next synced commit writes it out in
+        order with itself); a crash of the process loses nothing."""
 
     @abstractmethod
     async def _read(self, plan: Plan[T]) -> T:

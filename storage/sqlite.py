@@ -158,8 +158,8 @@ class SqliteStorage(PlanStorage):
         except sqlite3.Error as error:
             raise storage_error(error) from error
 
-    async def _write(self, plan: Plan[T]) -> T:
-        return await self._run(drive, plan, "BEGIN IMMEDIATE")
+    async def _write(self, plan: Plan[T], *, synced: bool = True) -> T:
+        return await self._run(drive, plan, "BEGIN IMMEDIATE", synced)
 
     async def _read(self, plan: Plan[T]) -> T:
         return await self._run(drive, plan, "BEGIN")

@@ -104,8 +104,10 @@ async def _keep_session(conn: Connection) -> None:
     cancelled call left open before this runs. The default reset costs a round trip per call."""
 
 
-async def _in_transaction(conn: Connection, plan: Plan[T], options: dict[str, Any]) -> T:
+async def _in_transaction(conn: Connection, plan: Plan[T], options: dict[str, Any], synced: bool) -> T:
     async with conn.transaction(**options):
+        if not synced:
+            await conn.execute("SET LOCAL synchronous_commit = off")
         return await drive(conn, plan)
 
 
@@ -145,14 +147,14 @@ class PostgresStorage(PlanStorage):
             # StorageBusy, since its COMMIT may have been done.
             raise connect_error(error, self.url) from error
 
-    async def _write(self, plan: Plan[T]) -> T:
-        return await self._run(_in_transaction, plan, {})
+    async def _write(self, plan: Plan[T], *, synced: bool = True) -> T:
+        return await self._run(_in_transaction, plan, {}, synced)
 
     async def _read(self, plan: Plan[T]) -> T:
         return await self._run(drive, plan)
 
     async def _snapshot(self, plan: Plan[T]) -> T:
-        return await self._run(_in_transaction, plan, {"isolation": "repeatable_read", "readonly": True})
+        return await self._run(_in_transaction, plan, {"isolation": "repeatable_read", "readonly": True}, True)
 
     def _now(self) -> datetime:
         return utc(self._clock())
