@@ -10,11 +10,27 @@ from typing import TypeVar
 
 from ._cache import MoveCache
 from ._common import Clock
-from ._plan import Plan
+from ._plan import Duplicate, Plan
 from ._rows import utc
 from .base import Storage
-from .queries import players
-from .records import UNCHANGED, Keep, Platform, Player, PlayerRating, RatingUpdate, Standing
+from .queries import channels, games, players
+from .records import (
+    NO_CHANGES,
+    UNCHANGED,
+    ChannelSettings,
+    ChatState,
+    Game,
+    GameChanges,
+    Keep,
+    NewGame,
+    NewMove,
+    NewNotice,
+    Platform,
+    Player,
+    PlayerRating,
+    RatingUpdate,
+    Standing,
+)
 
 T = TypeVar("T")
 
@@ -78,3 +94,84 @@ class PlanStorage(Storage):
     async def top_players(self, platform: Platform, variant: str, *, community: str | None = None,
                           limit: int = 10, min_games: int = 1) -> list[Standing]:
         return await self._read(players.top_players(platform, variant, community, limit, min_games))
+
+    # Games (storage/queries/games.py)
+
+    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
+        try:
+            return await self._write(games.create_game(self._moves, new, list(notices), self._time()))
+        except Duplicate as error:  # the chat's one open game
+            raise await self._read(games.channel_busy(new.platform, new.channel)) from error
+
+    async def get_game(self, game_id: int) -> Game:
+        return await self._read(games.get_game(self._moves, game_id))
+
+    async def active_game(self, platform: Platform, channel: str) -> Game | None:
+        return await self._read(games.open_game(self._moves, platform, channel))
+
+    async def last_game(self, platform: Platform, channel: str) -> Game | None:
+        return await self._read(games.last_game(self._moves, platform, channel))
+
+    async def append_move(self, game_id: int, expected_version: int, move: NewMove, changes: GameChanges = NO_CHANGES,
+                          *, ratings: Sequence[RatingUpdate] = (), notices: Sequence[NewNotice] = ()) -> Game:
+        return await self._change(game_id, expected_version, move, changes, list(ratings), list(notices))
+
+    async def update_game(self, game_id: int, expected_version: int, changes: GameChanges, *,
+                          ratings: Sequence[RatingUpdate] = (), notices: Sequence[NewNotice] = ()) -> Game:
+        return await self._change(game_id, expected_version, None, changes, list(ratings), list(notices))
+
+    async def _change(self, game_id: int, expected_version: int, move: NewMove | None, changes: GameChanges,
+                      ratings: list[RatingUpdate], notices: list[NewNotice]) -> Game:
+        plan = games.change_game(self._moves, game_id, expected_version, move, changes, ratings, notices, self._time())
+        return await self._changing(game_id, plan)
+
+    async def _changing(self, game_id: int, plan: Plan[Game]) -> Game:
+        """Runs a write to game `game_id`; the chat's one open game refusing it is ChannelBusy."""
+        try:
+            return await self._write(plan)
+        except Duplicate as error:
+            raise await self._read(games.channel_busy("", "", game_id)) from error
+
+    async def undo_moves(self, game_id: int, expected_version: int, count: int, changes: GameChanges = NO_CHANGES,
+                         *, notices: Sequence[NewNotice] = ()) -> Game:
+        return await self._changing(game_id, games.undo_moves(self._moves, game_id, expected_version, count, changes,
+                                                              list(notices), self._time()))
+
+    async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._snapshot(games.due_deadlines(utc(now), platform))
+
+    async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._snapshot(games.due_reminders(utc(now), platform))
+
+    async def engine_games(self, platform: Platform | None = None) -> list[Game]:
+        return await self._snapshot(games.engine_games(platform))
+
+    async def due_challenges(self, before: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._snapshot(games.due_challenges(utc(before), platform))
+
+    async def expire_challenges(self, before: datetime, *, platform: Platform | None = None) -> list[Game]:
+        return await self._write(games.expire_challenges(utc(before), self._time(), platform))
+
+    async def finished_games(self, player_id: int, *, limit: int = 20, before_id: int | None = None) -> list[Game]:
+        return await self._snapshot(games.finished_games(player_id, limit, before_id))
+
+    async def channel_games(self, platform: Platform, channel: str, *, limit: int = 10,
+                            before_id: int | None = None) -> list[Game]:
+        return await self._snapshot(games.channel_games(platform, channel, limit, before_id))
+
+    # Channels (storage/queries/channels.py)
+
+    async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
+        return await self._snapshot(channels.chat_state(self._moves, platform, channel, user_id))
+
+    async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
+        return await self._read(channels.get_channel_settings(platform, channel))
+
+    async def set_channel_settings(self, settings: ChannelSettings, *, notices: Sequence[NewNotice] = ()) -> None:
+        await self._write(channels.set_channel_settings(settings, list(notices), self._time()))
+
+    async def mark_event_processed(self, event_id: str) -> bool:
+        return await self._write(channels.mark_event_processed(event_id, self._time()))
+
+    async def prune_events(self, before: datetime) -> int:
+        return await self._write(channels.prune_events(utc(before)))

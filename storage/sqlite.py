@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _inbox, _leases, _outbox, _puzzles, migrate
+from . import _inbox, _leases, _outbox, _puzzles, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
@@ -27,14 +27,7 @@ from ._sql import drive, encode_clock, encode_time
 from ._storage import PlanStorage
 from .errors import StorageBusy, StorageError
 from .records import (
-    NO_CHANGES,
-    ChannelSettings,
-    ChatState,
-    Game,
-    GameChanges,
     NewEvent,
-    NewGame,
-    NewMove,
     NewNotice,
     NoticeCounts,
     OutboxNotice,
@@ -44,7 +37,6 @@ from .records import (
     PuzzlePost,
     PuzzleProgress,
     PuzzleScore,
-    RatingUpdate,
     Streak,
     Subscription,
     Taken,
@@ -172,105 +164,6 @@ class SqliteStorage(PlanStorage):
     async def close(self) -> None:
         await self._db.close()
 
-    # Games
-
-    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
-        return await self._run(_games.create_game, self._moves, new, list(notices), self._now())
-
-    async def get_game(self, game_id: int) -> Game:
-        return await self._run(_games.get_game, self._moves, game_id)
-
-    async def active_game(self, platform: Platform, channel: str) -> Game | None:
-        return await self._run(_games.active_game, self._moves, platform, channel)
-
-    async def last_game(self, platform: Platform, channel: str) -> Game | None:
-        return await self._run(_games.last_game, self._moves, platform, channel)
-
-    async def append_move(
-        self,
-        game_id: int,
-        expected_version: int,
-        move: NewMove,
-        changes: GameChanges = NO_CHANGES,
-        *,
-        ratings: Sequence[RatingUpdate] = (),
-        notices: Sequence[NewNotice] = (),
-    ) -> Game:
-        return await self._run(
-            _games.append_move, self._moves, game_id, expected_version, move, changes,
-            list(ratings), list(notices), self._now(),
-        )
-
-    async def update_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        changes: GameChanges,
-        *,
-        ratings: Sequence[RatingUpdate] = (),
-        notices: Sequence[NewNotice] = (),
-    ) -> Game:
-        return await self._run(
-            _games.update_game, self._moves, game_id, expected_version, changes,
-            list(ratings), list(notices), self._now(),
-        )
-
-    async def undo_moves(
-        self,
-        game_id: int,
-        expected_version: int,
-        count: int,
-        changes: GameChanges = NO_CHANGES,
-        *,
-        notices: Sequence[NewNotice] = (),
-    ) -> Game:
-        return await self._run(
-            _games.undo_moves, self._moves, game_id, expected_version, count, changes,
-            list(notices), self._now(),
-        )
-
-    async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
-        return await self._run(_games.due_deadlines, encode_time(now), platform)
-
-    async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
-        return await self._run(_games.due_reminders, encode_time(now), platform)
-
-    async def engine_games(self, platform: Platform | None = None) -> list[Game]:
-        return await self._run(_games.engine_games, platform)
-
-    async def due_challenges(
-        self, before: datetime, *, platform: Platform | None = None
-    ) -> list[Game]:
-        return await self._run(_games.due_challenges, encode_time(before), platform)
-
-    async def expire_challenges(
-        self, before: datetime, *, platform: Platform | None = None
-    ) -> list[Game]:
-        return await self._run(
-            _games.expire_challenges, encode_time(before), self._now(), platform
-        )
-
-    async def finished_games(
-        self, player_id: int, *, limit: int = 20, before_id: int | None = None
-    ) -> list[Game]:
-        return await self._run(_games.finished_games, player_id, limit, before_id)
-
-    async def channel_games(
-        self, platform: Platform, channel: str, *, limit: int = 10, before_id: int | None = None
-    ) -> list[Game]:
-        return await self._run(_games.channel_games, platform, channel, limit, before_id)
-
-    # Channel settings
-
-    async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
-        return await self._run(_channels.chat_state, self._moves, platform, channel, user_id)
-
-    async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
-        return await self._run(_channels.get_channel_settings, platform, channel)
-
-    async def set_channel_settings(self, settings: ChannelSettings, *, notices: Sequence[NewNotice] = ()) -> None:
-        await self._run(_channels.set_channel_settings, settings, list(notices), self._now())
-
     # Puzzles
 
     async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
@@ -373,14 +266,6 @@ class SqliteStorage(PlanStorage):
         return await self._run(
             _puzzles.save_progress, post_id, player_id, ply, gave_up, self._now()
         )
-
-    # Webhook de-duplication
-
-    async def mark_event_processed(self, event_id: str) -> bool:
-        return await self._run(_channels.mark_event_processed, event_id, self._now())
-
-    async def prune_events(self, before: datetime) -> int:
-        return await self._run(_channels.prune_events, encode_time(before))
 
     # The inbox
 

@@ -17,18 +17,16 @@ import asyncpg
 
 from .._cache import MoveCache
 from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
-from .._plan import Plan
+from .._plan import Duplicate, Plan
 from .._rows import utc
 from .._storage import PlanStorage
 from ..errors import StorageError, StorageUnavailable
+from ..queries import games
 from ..records import (
-    NO_CHANGES,
-    ChannelSettings,
     ChatState,
     Game,
     GameChanges,
     NewEvent,
-    NewGame,
     NewMove,
     NewNotice,
     NoticeCounts,
@@ -44,7 +42,7 @@ from ..records import (
     Subscription,
     Taken,
 )
-from . import _channels, _games, _inbox, _leases, _outbox, _puzzles, migrate
+from . import _fast, _inbox, _leases, _outbox, _puzzles, migrate
 from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
@@ -159,105 +157,24 @@ class PostgresStorage(PlanStorage):
     def _now(self) -> datetime:
         return utc(self._clock())
 
-    async def close(self) -> None:
-        await self._pool.close()
-
-    # Games
-
-    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
-        return await self._run(_games.create_game, self._moves, new, list(notices), self._now())
-
-    async def get_game(self, game_id: int) -> Game:
-        return await self._run(_games.get_game, self._moves, game_id)
-
-    async def active_game(self, platform: Platform, channel: str) -> Game | None:
-        return await self._run(_games.active_game, self._moves, platform, channel)
-
-    async def last_game(self, platform: Platform, channel: str) -> Game | None:
-        return await self._run(_games.last_game, self._moves, platform, channel)
-
-    async def append_move(
-        self,
-        game_id: int,
-        expected_version: int,
-        move: NewMove,
-        changes: GameChanges = NO_CHANGES,
-        *,
-        ratings: Sequence[RatingUpdate] = (),
-        notices: Sequence[NewNotice] = (),
-    ) -> Game:
-        return await self._run(
-            _games.change_game, self._moves, game_id, expected_version, move, changes,
-            list(ratings), list(notices), self._now(),
-        )
-
-    async def update_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        changes: GameChanges,
-        *,
-        ratings: Sequence[RatingUpdate] = (),
-        notices: Sequence[NewNotice] = (),
-    ) -> Game:
-        return await self._run(
-            _games.change_game, self._moves, game_id, expected_version, None, changes,
-            list(ratings), list(notices), self._now(),
-        )
-
-    async def undo_moves(
-        self,
-        game_id: int,
-        expected_version: int,
-        count: int,
-        changes: GameChanges = NO_CHANGES,
-        *,
-        notices: Sequence[NewNotice] = (),
-    ) -> Game:
-        return await self._run(
-            _games.undo_moves, self._moves, game_id, expected_version, count, changes,
-            list(notices), self._now(),
-        )
-
-    async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
-        return await self._run(_games.due_deadlines, utc(now), platform)
-
-    async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
-        return await self._run(_games.due_reminders, utc(now), platform)
-
-    async def engine_games(self, platform: Platform | None = None) -> list[Game]:
-        return await self._run(_games.engine_games, platform)
-
-    async def due_challenges(
-        self, before: datetime, *, platform: Platform | None = None
-    ) -> list[Game]:
-        return await self._run(_games.due_challenges, utc(before), platform)
-
-    async def expire_challenges(
-        self, before: datetime, *, platform: Platform | None = None
-    ) -> list[Game]:
-        return await self._run(_games.expire_challenges, utc(before), self._now(), platform)
-
-    async def finished_games(
-        self, player_id: int, *, limit: int = 20, before_id: int | None = None
-    ) -> list[Game]:
-        return await self._run(_games.finished_games, player_id, limit, before_id)
-
-    async def channel_games(
-        self, platform: Platform, channel: str, *, limit: int = 10, before_id: int | None = None
-    ) -> list[Game]:
-        return await self._run(_games.channel_games, platform, channel, limit, before_id)
-
-    # Channel settings
+    # The calls every chat message makes, in one statement each where they can be (_fast.py).
 
     async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
-        return await self._run(_channels.chat_state, self._moves, platform, channel, user_id)
+        return await self._run(_fast.chat_state, self._moves, platform, channel, user_id)
 
-    async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
-        return await self._run(_channels.get_channel_settings, platform, channel)
+    async def _change(self, game_id: int, expected_version: int, move: NewMove | None, changes: GameChanges,
+                      ratings: list[RatingUpdate], notices: list[NewNotice]) -> Game:
+        before = self._moves.get(game_id, expected_version)
+        if before is None or ratings:
+            return await super()._change(game_id, expected_version, move, changes, ratings, notices)
+        try:
+            return await self._run(_fast.change_game, self._moves, before, game_id, expected_version, move, changes,
+                                   notices, self._time())
+        except Duplicate as error:
+            raise await self._read(games.channel_busy("", "", game_id)) from error
 
-    async def set_channel_settings(self, settings: ChannelSettings, *, notices: Sequence[NewNotice] = ()) -> None:
-        await self._run(_channels.set_channel_settings, settings, list(notices), self._now())
+    async def close(self) -> None:
+        await self._pool.close()
 
     # Puzzles
 
@@ -360,14 +277,6 @@ class PostgresStorage(PlanStorage):
         return await self._run(
             _puzzles.save_progress, post_id, player_id, ply, gave_up, self._now()
         )
-
-    # Webhook de-duplication
-
-    async def mark_event_processed(self, event_id: str) -> bool:
-        return await self._run(_channels.mark_event_processed, event_id, self._now())
-
-    async def prune_events(self, before: datetime) -> int:
-        return await self._run(_channels.prune_events, utc(before))
 
     # The inbox
 

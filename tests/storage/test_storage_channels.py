@@ -10,7 +10,7 @@ import asyncpg
 
 from storage import ChannelSettings, ChatState, GameChanges, NewMove, Player, Storage, open_storage
 from storage._cache import MoveCache
-from storage.postgres import _channels as pg_channels
+from storage.postgres import _fast as pg_fast
 
 from .storage_helpers import FakeClock, MakeGame, postgres_only
 
@@ -128,7 +128,7 @@ async def test_postgres_reads_the_chat_state_in_one_statement(
 
     async def read(channel: str, user_id: str) -> ChatState:
         before = len(sent)
-        state = await pg_channels.chat_state(conn, cache, "discord", channel, user_id)
+        state = await pg_fast.chat_state(conn, cache, "discord", channel, user_id)
         await asyncio.sleep(0)  # the logger is called soon after
         assert len(sent) == before + 1, sent[before:]
         assert state == await storage.chat_state("discord", channel, user_id)

@@ -1,0 +1,106 @@
+"""PostgreSQL's one-statement forms of the two calls every chat message makes, where the plans
+of storage/queries would take several round trips: a chat's state, and a move (or other
+change) to a game whose moves the cache holds. Everything else runs the plans."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Final
+
+import asyncpg
+
+from .._cache import MoveCache
+from .._plan import ROWS, Duplicate
+from .._rows import (
+    GAME_COLUMNS,
+    MOVE_COLUMNS,
+    PLAYER_COLUMNS,
+    SETTINGS_COLUMNS,
+    change_columns,
+    game_from_row,
+    move_from_row,
+    player_from_row,
+    settings_from_row,
+)
+from ..errors import NotFound, VersionConflict
+from ..queries.games import OPEN
+from ..records import ChatState, Game, GameChanges, MoveRecord, NewMove, NewNotice, Platform
+from ._outbox import insert_sql, notice_values
+from ._sql import Connection
+
+
+def moves_of(games: str) -> str:
+    """A game's moves as one array value, read in the same statement (one snapshot) as its row."""
+    return f"(SELECT array_agg(ROW({MOVE_COLUMNS}) ORDER BY ply) FROM moves WHERE game_id = {games}.id)"
+
+
+# The chat's settings, the sender, and the chat's open game with its players and (unless the
+# cache holds them: $4, $5 are the id and version it holds for the chat) its moves.
+_CHAT_STATE: Final = f"""
+    SELECT (SELECT ROW({SETTINGS_COLUMNS}) FROM channel_settings
+            WHERE platform = $1 AND channel = $2) AS settings,
+           (SELECT ROW({PLAYER_COLUMNS}) FROM players WHERE platform = $1 AND user_id = $3) AS sender,
+           open_game.*
+    FROM (SELECT) AS chat LEFT JOIN LATERAL (
+        SELECT ROW({GAME_COLUMNS}) AS game,
+               coalesce(id = $4 AND version = $5, false) AS cached,
+               CASE WHEN id = $4 AND version = $5 THEN NULL ELSE {moves_of("games")} END AS moves,
+               (SELECT array_agg(ROW({PLAYER_COLUMNS})) FROM players
+                WHERE players.id IN (games.white_player, games.black_player)) AS players
+        FROM games WHERE platform = $1 AND channel = $2 AND {OPEN}
+    ) AS open_game ON true"""
+
+
+async def chat_state(conn: Connection, cache: MoveCache, platform: Platform, channel: str, user_id: str) -> ChatState:
+    """One statement, so one round trip and one snapshot."""
+    held = cache.of_chat(platform, channel)
+    row = await conn.fetchrow(_CHAT_STATE, platform, channel, user_id, *(held[:2] if held else (None, None)))
+    game = None
+    if row["game"] is not None and held is not None and row["cached"]:
+        game = game_from_row(row["game"], held[2], ROWS)
+    elif row["game"] is not None:
+        moves = tuple(move_from_row(m, ROWS) for m in row["moves"] or ())
+        game = cache.put(game_from_row(row["game"], moves, ROWS))
+    players = (player_from_row(p, ROWS) for p in row["players"] or ())
+    sender = None if row["sender"] is None else player_from_row(row["sender"], ROWS)
+    return ChatState(settings_from_row(platform, channel, row["settings"]), game,
+                     {player.id: player for player in players}, sender)
+
+
+async def change_game(conn: Connection, cache: MoveCache, before: tuple[MoveRecord, ...], game_id: int,
+                      expected_version: int, move: NewMove | None, changes: GameChanges,
+                      notices: Sequence[NewNotice], now: datetime) -> Game:
+    """queries.games.change_game without ratings, for a game whose moves at `expected_version`
+    are `before` (from the cache): the compare-and-set, the move at the next ply and the
+    notices, in one statement."""
+    values: list[Any] = [game_id, expected_version, now]
+    assignments = ["version = version + 1", "updated = $3"]
+    for column, value in change_columns(changes, ROWS):
+        values.append(value)
+        assignments.append(f"{column} = ${len(values)}")
+    sql = f"""UPDATE games SET {", ".join(assignments)} WHERE id = $1 AND version = $2
+              RETURNING {GAME_COLUMNS}"""
+    added = None
+    if move is not None or notices:
+        steps = [f"game AS ({sql})"]
+        if move is not None:
+            added = MoveRecord(before[-1].ply + 1 if before else 1, move.uci, move.san, move.by, now)
+            values += [added.ply, move.uci, move.san, move.by]
+            ply, uci, san, by = (f"${len(values) - i}" for i in (3, 2, 1, 0))
+            steps.append(f"""move AS (INSERT INTO moves (game_id, ply, uci, san, "by", at)
+                              SELECT id, {ply}, {uci}, {san}, {by}, updated FROM game)""")
+        if notices:
+            steps.append(f"notices AS ({insert_sql(len(values) + 1, 'EXISTS (SELECT FROM game)')})")
+            values += notice_values(notices, now)
+        sql = f"WITH {', '.join(steps)} SELECT * FROM game"
+    try:
+        row = await conn.fetchrow(sql, *values)
+    except asyncpg.UniqueViolationError as error:
+        raise Duplicate(str(error)) from error
+    if row is None:
+        current = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
+        if current is None:
+            raise NotFound(f"no game {game_id}")
+        raise VersionConflict(f"game {game_id}", expected_version, current)
+    return cache.put(game_from_row(row, before if added is None else (*before, added), ROWS))
