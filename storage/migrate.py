@@ -11,6 +11,7 @@ import sqlite3
 from typing import Final
 
 from . import _migrations as history
+from ._migrations import LOGGER as LOGGER
 from ._migrations import Upgrade
 from ._migrations import latest_version as latest_version
 from .errors import IncompatibleDatabase
