@@ -3,6 +3,7 @@
     makruk-bot                  Discord and/or LINE when their tokens are set, else the console
     makruk-bot console [--db PATH] [--lang en|th|ja|km] [--json] [--images DIR]
     makruk-bot discord ...      makruk-bot line ...      makruk-bot puzzles ...
+    makruk-bot migrate [--db PATH_OR_URL]   create or upgrade the database, say what was done
     makruk-bot migrate-data --from PATH --to postgresql://...   move a community to PostgreSQL
 
 Each platform's subcommand lives in its own module with two functions:
@@ -15,10 +16,12 @@ import argparse
 import asyncio
 import dataclasses
 import importlib
+import logging
 import sys
 from pathlib import Path
 
-from storage import StorageError
+from storage import StorageError, wait_for_storage
+from storage.migrate import LOGGER as MIGRATION_LOG
 
 from .app import configure_logging, open_app, settle_memory
 from .config import LANGUAGES, Settings, with_database
@@ -44,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "console":
             return asyncio.run(_console(settings, args))
+        if args.command == "migrate":
+            return asyncio.run(_migrate(settings, args))
         if args.command == "migrate-data":
             return asyncio.run(_migrate_data(args))
         if args.command in plugins:
@@ -101,12 +106,33 @@ def _parser(plugins: dict) -> argparse.ArgumentParser:
     console.add_argument("--images", type=Path, help="save board images in this folder")
     console.add_argument("--metrics-port", type=int, metavar="PORT",
                          help="serve /healthz and /metrics on this port (docs/operations.md)")
+    upgrade = commands.add_parser("migrate", help="create or upgrade the database's schema and say what was done")
+    upgrade.add_argument("--db", help="database file or postgresql:// URL (default: DATABASE_URL, "
+                         "else DATABASE_PATH or makruk.db)")
     migrate = commands.add_parser("migrate-data", help="copy a SQLite database into PostgreSQL (docs/deploy.md)")
     migrate.add_argument("--from", dest="source", required=True, metavar="PATH", help="the SQLite database file")
     migrate.add_argument("--to", dest="target", required=True, metavar="URL", help="a postgresql:// URL")
     for plugin in plugins.values():
         plugin.add_parser(commands)
     return parser
+
+
+async def _migrate(settings: Settings, args) -> int:
+    """Opens the database as the bot's start-up does, which upgrades it, and prints what the
+    storage says it did: the versions and migrations, or that it is up to date."""
+    if args.db:
+        settings = with_database(settings, args.db)
+    said = logging.getLogger(MIGRATION_LOG)
+    printer = logging.StreamHandler(sys.stdout)
+    printer.setFormatter(logging.Formatter("%(message)s"))
+    said.addHandler(printer)
+    said.setLevel(logging.INFO)
+    try:
+        storage = await wait_for_storage(settings.database, limit=settings.database_wait_seconds)
+        await storage.close()
+    finally:
+        said.removeHandler(printer)
+    return 0
 
 
 async def _migrate_data(args) -> int:

@@ -1,8 +1,7 @@
-"""Schema migrations: numbered SQL files applied in order, version in PRAGMA user_version.
-
-The first migration stamps PRAGMA application_id, which is how a file is recognised as
-this project's database. A file that is not ours, or is newer than this code, is refused
-before anything writes to it.
+"""SQLite's side of the one migration history (`_migrations.py`): the version is PRAGMA
+user_version, and PRAGMA application_id, stamped with the first migration, marks the file as
+this project's database. A file is probed read-only first, so one that is not ours, or is
+newer than this code, is refused before anything writes to it.
 """
 
 from __future__ import annotations
@@ -11,8 +10,10 @@ import os
 import sqlite3
 from typing import Final
 
-from ._migrations import Migration as Migration
-from ._migrations import load_migrations
+from . import _migrations as history
+from ._migrations import LOGGER as LOGGER
+from ._migrations import Upgrade
+from ._migrations import latest_version as latest_version
 from .errors import IncompatibleDatabase
 
 APPLICATION_ID: Final = 0x4D4B524B  # b"MKRK"
@@ -33,8 +34,9 @@ def check_file(path: str) -> int:
                 path, "it is not a SQLite database; set DATABASE_PATH to another file"
             )
     # Read-only: probing must not change a file that may turn out to be foreign.
-    conn = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True, isolation_level=None)
     try:
+        conn.execute("BEGIN")  # one snapshot, should another process be creating the file
         return schema_version(conn, path)
     finally:
         conn.close()
@@ -54,39 +56,40 @@ def schema_version(conn: sqlite3.Connection, path: str) -> int:
             f"{application_id}, user_version {version}, {objects} schema objects); "
             "set DATABASE_PATH to a new file",
         )
-    if version > latest_version():
-        raise IncompatibleDatabase(
-            path,
-            f"its schema version {version} is newer than this code knows "
-            f"({latest_version()}); run a newer release of the bot or restore a backup",
-        )
+    history.refuse_newer(version, path)
     return version
 
 
-def upgrade(conn: sqlite3.Connection, path: str, target: int | None = None) -> int:
-    """Apply every migration above the file's version, up to `target` (default: all).
+def upgrade(conn: sqlite3.Connection, path: str, target: int | None = None) -> Upgrade:
+    """Apply every migration above the file's version, up to `target` (default: all), and
+    say what was done.
 
     Each migration runs in its own IMMEDIATE transaction that re-reads the version first,
-    so two processes starting at once apply each migration exactly once.
+    so two processes starting at once apply each migration exactly once, and a failed one
+    leaves nothing behind.
     """
-    goal = latest_version() if target is None else target
-    for migration in MIGRATIONS[:goal]:
+    goal = history.latest_version() if target is None else target
+    before: int | None = None
+    applied: list[history.Migration] = []
+    while True:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if schema_version(conn, path) < migration.version:
-                for statement in split_statements(migration.sql):
+            version = schema_version(conn, path)
+            before = version if before is None else before
+            if version < goal:
+                migration = history.MIGRATIONS[version]
+                for statement in split_statements(migration.sql_for("sqlite")):
                     conn.execute(statement)
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID:d}")
                 conn.execute(f"PRAGMA user_version = {migration.version:d}")
+                applied.append(migration)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-    return schema_version(conn, path)
-
-
-def latest_version() -> int:
-    return len(MIGRATIONS)
+        if version >= goal:
+            return history.report(Upgrade(path, before, version, tuple(applied)))
 
 
 def split_statements(script: str) -> list[str]:
@@ -109,6 +112,3 @@ def split_statements(script: str) -> list[str]:
 def _uri_path(path: str) -> str:
     # "?" and "#" would end the path part of a file: URI.
     return os.path.abspath(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-
-
-MIGRATIONS: Final = load_migrations(__package__)

@@ -1,26 +1,25 @@
 -- Core tables: players, games with their moves, channel settings.
--- Times are UTC ISO-8601 text ("2026-11-30T09:15:00.000000Z"); text order is time order.
-
--- Marks the file as this project's database ('MKRK'); see storage/migrate.py.
-PRAGMA application_id = 1296781899;
+-- Times are UTC ISO-8601 text on SQLite ("2026-11-30T09:15:00.000000Z"; text order is time
+-- order), timestamptz on PostgreSQL. The database is marked as this project's by
+-- storage/migrate.py (SQLite) and storage/postgres/migrate.py (PostgreSQL).
 
 CREATE TABLE players (
-    id            INTEGER PRIMARY KEY,
+    id            {id},
     platform      TEXT    NOT NULL,
     user_id       TEXT    NOT NULL,
     display_name  TEXT    NOT NULL,
     language      TEXT,
-    rating        REAL    NOT NULL,
-    deviation     REAL    NOT NULL,
-    volatility    REAL    NOT NULL,
+    rating        {real}  NOT NULL,
+    deviation     {real}  NOT NULL,
+    volatility    {real}  NOT NULL,
     games_played  INTEGER NOT NULL DEFAULT 0 CHECK (games_played >= 0),
-    created       TEXT    NOT NULL,
-    updated       TEXT    NOT NULL,
+    created       {time}  NOT NULL,
+    updated       {time}  NOT NULL,
     UNIQUE (platform, user_id)
 );
 
 CREATE TABLE games (
-    id              INTEGER PRIMARY KEY,
+    id              {id},
     platform        TEXT    NOT NULL,
     channel         TEXT    NOT NULL,
     community       TEXT,   -- Discord guild or LINE group; NULL in 1:1 chats
@@ -28,25 +27,25 @@ CREATE TABLE games (
     promotion       TEXT    NOT NULL CHECK (promotion IN ('forced', 'optional')),
     perpetual       TEXT    NOT NULL CHECK (perpetual IN ('forbid', 'draw')),
     move_seconds    INTEGER NOT NULL CHECK (move_seconds >= 0),
-    white_player    INTEGER REFERENCES players (id),
+    white_player    {ref}   REFERENCES players (id),
     white_engine    INTEGER,
-    black_player    INTEGER REFERENCES players (id),
+    black_player    {ref}   REFERENCES players (id),
     black_engine    INTEGER,
-    rated           INTEGER NOT NULL CHECK (rated IN (0, 1)),
-    created_by      INTEGER REFERENCES players (id),
+    rated           {bool}  NOT NULL {sqlite: CHECK (rated IN (0, 1))},
+    created_by      {ref}   REFERENCES players (id),
     start_fen       TEXT    NOT NULL,
     status          TEXT    NOT NULL
                     CHECK (status IN ('challenge', 'active', 'finished', 'aborted')),
     result          TEXT    CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
     reason          TEXT,
-    counting        TEXT    CHECK (counting IS NULL OR json_valid(counting)),
+    counting        {json}  {sqlite: CHECK (counting IS NULL OR json_valid(counting))},
     draw_offer      TEXT    CHECK (draw_offer IN ('w', 'b')),
     takeback_offer  TEXT    CHECK (takeback_offer IN ('w', 'b')),
-    deadline        TEXT,
-    remind_at       TEXT,
-    reminded        INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1)),
-    created         TEXT    NOT NULL,
-    updated         TEXT    NOT NULL,
+    deadline        {time},
+    remind_at       {time},
+    reminded        {bool}  NOT NULL DEFAULT {false} {sqlite: CHECK (reminded IN (0, 1))},
+    created         {time}  NOT NULL,
+    updated         {time}  NOT NULL,
     version         INTEGER NOT NULL DEFAULT 1,
     CHECK (white_player IS NULL OR white_engine IS NULL),
     CHECK (black_player IS NULL OR black_engine IS NULL),
@@ -57,26 +56,28 @@ CREATE TABLE games (
     CHECK ((status = 'finished') = (result IS NOT NULL))
 );
 
--- At most one open challenge-or-game per channel, whatever the code does.
+-- At most one open challenge-or-game per channel, whatever the code does (ChannelBusy).
 CREATE UNIQUE INDEX games_open_per_channel
     ON games (platform, channel) WHERE status IN ('challenge', 'active');
 CREATE INDEX games_channel ON games (platform, channel, id);
 CREATE INDEX games_deadline ON games (deadline) WHERE status = 'active';
-CREATE INDEX games_remind_at ON games (remind_at) WHERE status = 'active' AND reminded = 0;
+-- Each database's queries say "not reminded" in its own way, and the index must match them.
+CREATE INDEX games_remind_at ON games (remind_at)
+    WHERE status = 'active' AND {sqlite: reminded = 0}{postgres: NOT reminded};
 CREATE INDEX games_challenge_created ON games (created) WHERE status = 'challenge';
 CREATE INDEX games_white ON games (white_player);
 CREATE INDEX games_black ON games (black_player);
 CREATE INDEX games_community ON games (community) WHERE community IS NOT NULL;
 
 CREATE TABLE moves (
-    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    game_id  {ref}   NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     ply      INTEGER NOT NULL CHECK (ply >= 1),
     uci      TEXT    NOT NULL,
     san      TEXT    NOT NULL,
-    by       TEXT    NOT NULL CHECK (by IN ('w', 'b')),
-    at       TEXT    NOT NULL,
+    "by"     TEXT    NOT NULL CHECK ("by" IN ('w', 'b')),
+    at       {time}  NOT NULL,
     PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
+) {sqlite: WITHOUT ROWID};
 
 CREATE TABLE channel_settings (
     platform      TEXT NOT NULL,
@@ -87,6 +88,6 @@ CREATE TABLE channel_settings (
     move_seconds  INTEGER CHECK (move_seconds >= 0),
     coordinates   TEXT,
     orientation   TEXT,
-    updated       TEXT NOT NULL,
+    updated       {time} NOT NULL,
     PRIMARY KEY (platform, channel)
-) WITHOUT ROWID;
+) {sqlite: WITHOUT ROWID};

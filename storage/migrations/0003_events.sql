@@ -2,6 +2,6 @@
 
 CREATE TABLE processed_events (
     event_id  TEXT PRIMARY KEY,
-    at        TEXT NOT NULL
-) WITHOUT ROWID;
+    at        {time} NOT NULL
+) {sqlite: WITHOUT ROWID};
 CREATE INDEX processed_events_at ON processed_events (at);

@@ -3,19 +3,20 @@
 -- that causes it and kept until it is sent. A notice given up as undeliverable stays, dead.
 
 CREATE TABLE outbox (
-    id          INTEGER PRIMARY KEY,  -- delivery order within a chat
-    key         TEXT    NOT NULL UNIQUE CHECK (length(key) BETWEEN 1 AND 25),
+    id          {id},  -- delivery order within a chat
+    key         TEXT    NOT NULL UNIQUE
+                CHECK ({sqlite: length(key)}{postgres: char_length(key)} BETWEEN 1 AND 25),
     platform    TEXT    NOT NULL,
     channel     TEXT    NOT NULL,
     kind        TEXT    NOT NULL,
-    payload     TEXT    NOT NULL CHECK (json_valid(payload)),
-    push        INTEGER NOT NULL CHECK (push IN (0, 1)),  -- 0: only rides along on a reply
-    created     TEXT    NOT NULL,
-    due         TEXT    NOT NULL,  -- not to be sent before this
+    payload     {json}  NOT NULL {sqlite: CHECK (json_valid(payload))},
+    push        {bool}  NOT NULL {sqlite: CHECK (push IN (0, 1))},  -- off: only rides along on a reply
+    created     {time}  NOT NULL,
+    due         {time}  NOT NULL,  -- not to be sent before this
     attempts    INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
     last_error  TEXT,
-    sent        TEXT,
-    dead        TEXT
+    sent        {time},
+    dead        {time}
 );
 -- The waiting notices of each chat, in order: what the deliverer and a reply look at.
 CREATE INDEX outbox_waiting ON outbox (platform, channel, id)
@@ -23,4 +24,4 @@ CREATE INDEX outbox_waiting ON outbox (platform, channel, id)
 CREATE INDEX outbox_sent ON outbox (sent) WHERE sent IS NOT NULL;
 
 -- A chat can turn pushed notices (reminders, the daily puzzle) off; NULL: on.
-ALTER TABLE channel_settings ADD COLUMN push_notices INTEGER CHECK (push_notices IN (0, 1));
+ALTER TABLE channel_settings ADD COLUMN push_notices {bool} {sqlite: CHECK (push_notices IN (0, 1))};

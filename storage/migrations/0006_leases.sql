@@ -5,5 +5,5 @@
 CREATE TABLE leases (
     name    TEXT NOT NULL PRIMARY KEY,  -- what is claimed, e.g. 'game:42', 'outbox:line:C1'
     holder  TEXT NOT NULL,              -- the process holding it
-    until   TEXT NOT NULL               -- the claim runs out at this time
-) WITHOUT ROWID;
+    until   {time} NOT NULL             -- the claim runs out at this time
+) {sqlite: WITHOUT ROWID};

@@ -5,15 +5,15 @@
 -- every id seen, so a redelivery is recognised after its row is gone.
 
 CREATE TABLE inbox (
-    id        INTEGER PRIMARY KEY,              -- arrival order
+    id        {id},                             -- arrival order
     platform  TEXT NOT NULL,
     channel   TEXT NOT NULL,
     event_id  TEXT NOT NULL UNIQUE,
-    sent      TEXT NOT NULL,                    -- the platform's time of the event
-    body      TEXT NOT NULL CHECK (json_valid(body)),
-    received  TEXT NOT NULL,
+    sent      {time} NOT NULL,                  -- the platform's time of the event
+    body      {json} NOT NULL {sqlite: CHECK (json_valid(body))},
+    received  {time} NOT NULL,
     holder    TEXT,                             -- the process handling it, once started
-    started   TEXT,
+    started   {time},
     CHECK ((holder IS NULL) = (started IS NULL))
 );
 CREATE INDEX inbox_chat ON inbox (platform, channel, sent, id);

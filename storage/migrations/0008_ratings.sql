@@ -6,14 +6,14 @@
 -- all Makruk, become their Makruk ratings.
 
 CREATE TABLE ratings (
-    player_id     INTEGER NOT NULL REFERENCES players (id),
+    player_id     {ref}   NOT NULL REFERENCES players (id),
     variant       TEXT    NOT NULL,
-    rating        REAL    NOT NULL,
-    deviation     REAL    NOT NULL,
-    volatility    REAL    NOT NULL,
+    rating        {real}  NOT NULL,
+    deviation     {real}  NOT NULL,
+    volatility    {real}  NOT NULL,
     games_played  INTEGER NOT NULL CHECK (games_played >= 0),
     PRIMARY KEY (player_id, variant)
-) WITHOUT ROWID;
+) {sqlite: WITHOUT ROWID};
 CREATE INDEX ratings_variant ON ratings (variant, rating DESC);
 
 INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games_played)

@@ -13,9 +13,9 @@ and the queues (inbox, outbox, claims, puzzles) and new rows going on from where
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sqlite3
-import subprocess
 from collections.abc import AsyncIterator
 from datetime import datetime, time, timedelta
 from pathlib import Path
@@ -42,7 +42,7 @@ from storage import (
 )
 
 from ..conftest import BACKENDS
-from ..pgserver import PgServer, find_bindir
+from ..pgserver import PgServer
 from .fixtures.legacy_state import (
     DISCORD_BOT,
     DISCORD_CHALLENGE,
@@ -67,6 +67,7 @@ from .fixtures.legacy_state import (
     SQLITE_VERSION,
     snapshot,
 )
+from .schema_catalog import restore
 from .storage_helpers import FakeClock
 
 MANIFEST: dict[str, Any] = json.loads(EXPECTED.read_text(encoding="utf-8"))
@@ -85,10 +86,7 @@ async def legacy(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(path)
     server: PgServer = request.getfixturevalue("pg_server")
     url = await server.new_database("legacy")
-    psql = find_bindir() / "psql"
-    load = subprocess.run([str(psql if psql.exists() else "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
-                           "-d", url, "-f", str(POSTGRES_FIXTURE)], capture_output=True, text=True)
-    assert load.returncode == 0, load.stderr
+    restore(url, POSTGRES_FIXTURE)
     conn = await asyncpg.connect(url)
     try:
         assert await conn.fetchval("SELECT version FROM schema_version") == POSTGRES_VERSION
@@ -192,11 +190,36 @@ async def check_legacy(storage: Storage) -> None:
     assert await storage.lease_holders(LEASE_PREFIX) == {HOLDER}
 
 
-async def test_a_legacy_database_opens_with_everything_in_it(legacy: str, clock: FakeClock) -> None:
+async def test_a_legacy_database_opens_with_everything_in_it(
+    legacy: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="storage.migrate")
     async with await open_storage(legacy, clock=clock) as storage:
         await check_legacy(storage)
+    assert await version_of(legacy) == (10, None if legacy.endswith(".db") else POSTGRES_VERSION)
     async with await open_storage(legacy, clock=clock) as storage:  # opened again: still all there
         await check_legacy(storage)
+    # SQLite goes on with its numbering; PostgreSQL's former 5 is the one history's 10.
+    said = [record.getMessage() for record in caplog.records if record.name == "storage.migrate"]
+    adopted = "" if legacy.endswith(".db") else \
+        f", after reading its version {POSTGRES_VERSION} of PostgreSQL's former numbering as 10"
+    assert said == [f"the database {legacy} is up to date at version 10{adopted}",
+                    f"the database {legacy} is up to date at version 10"]
+
+
+async def version_of(location: str) -> tuple[int, int | None]:
+    """The schema version (SQLite: user_version), and on PostgreSQL the former one it was adopted at."""
+    if location.endswith(".db"):
+        with sqlite3.connect(location) as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.close()
+        return version, None
+    conn = await asyncpg.connect(location)
+    try:
+        row = await conn.fetchrow("SELECT version, legacy_version FROM schema_version")
+        return row["version"], row["legacy_version"]
+    finally:
+        await conn.close()
 
 
 async def test_the_open_game_goes_on(storage: Storage, clock: FakeClock) -> None:

@@ -1,10 +1,10 @@
-"""Start-up: schema creation, upgrades from every earlier version, refusal of foreign files."""
+"""Start-up on SQLite: schema creation, upgrades from every earlier version (what was done said
+in the log), refusal of foreign files."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +21,7 @@ from storage import (
     migrate,
     open_storage,
 )
+from storage import _migrations as history
 
 
 def schema_of(path: Path) -> list[tuple[str, str, str]]:
@@ -49,7 +50,7 @@ def build_at_version(path: Path, version: int) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode = WAL")
-        assert migrate.upgrade(conn, str(path), target=version) == version
+        assert migrate.upgrade(conn, str(path), target=version).after == version
         if version < 8:  # ratings in players' own columns
             conn.execute(
                 """INSERT INTO players (platform, user_id, display_name, rating, deviation,
@@ -72,13 +73,17 @@ def build_at_version(path: Path, version: int) -> None:
 
 
 def test_there_are_several_migrations_numbered_in_order() -> None:
-    assert migrate.latest_version() >= 2
-    assert [m.version for m in migrate.MIGRATIONS] == list(range(1, migrate.latest_version() + 1))
+    assert migrate.latest_version() == history.latest_version() >= 2
+    assert [m.version for m in history.MIGRATIONS] == list(range(1, migrate.latest_version() + 1))
 
 
-def test_first_migration_stamps_the_application_id() -> None:
-    stamp = re.search(r"PRAGMA application_id = (\d+);", migrate.MIGRATIONS[0].sql)
-    assert stamp is not None and int(stamp[1]) == migrate.APPLICATION_ID
+def test_the_first_migration_stamps_the_application_id(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        assert migrate.upgrade(conn, str(db_path), target=1).after == 1
+    finally:
+        conn.close()
+    assert header(db_path) == (migrate.APPLICATION_ID, 1)
 
 
 async def test_new_file_gets_the_latest_schema_and_journal_settings(db_path: Path) -> None:
@@ -149,7 +154,7 @@ async def test_upgrade_from_0004_adds_the_outbox_and_keeps_settings(db_path: Pat
         assert await storage.notice_counts() == NoticeCounts(pending=0, dead=0)
         await storage.add_notices([NewNotice("line", "Cgroup", "k1", "reply", "{}")])
         assert [n.key for n in await storage.pending_notices("line", "Cgroup")] == ["k1"]
-    assert header(db_path) == (migrate.APPLICATION_ID, len(migrate.MIGRATIONS))
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
 
 
 async def test_upgrade_from_0007_keeps_ratings_as_makruk_ratings(db_path: Path) -> None:
@@ -180,6 +185,20 @@ async def test_upgrade_from_0007_keeps_ratings_as_makruk_ratings(db_path: Path) 
     finally:
         conn.close()
     assert "rating" not in columns and "games_played" not in columns  # only in `ratings` now
+
+
+def test_an_upgrade_says_from_which_version_to_which_by_which_migrations(db_path: Path) -> None:
+    build_at_version(db_path, 7)
+    latest = migrate.latest_version()
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        done = migrate.upgrade(conn, str(db_path))
+        assert done == history.Upgrade(str(db_path), 7, latest, history.MIGRATIONS[7:])
+        assert str(done).startswith(
+            f"upgraded the database {db_path} from version 7 to {latest} (migrations 0008_ratings, 0009_")
+        assert migrate.upgrade(conn, str(db_path)) == history.Upgrade(str(db_path), latest, latest)
+    finally:
+        conn.close()
 
 
 async def test_upgrade_from_0008_keeps_settings_with_the_default_notation(db_path: Path) -> None:
@@ -226,10 +245,10 @@ async def test_a_failing_migration_is_rolled_back_whole(
 ) -> None:
     async with await open_storage(db_path):
         pass
-    broken = migrate.Migration(
+    broken = history.Migration(
         migrate.latest_version() + 1, "broken", "CREATE TABLE half (a);\nSELECT * FROM nowhere;\n"
     )
-    monkeypatch.setattr(migrate, "MIGRATIONS", (*migrate.MIGRATIONS, broken))
+    monkeypatch.setattr(history, "MIGRATIONS", (*history.MIGRATIONS, broken))
     with pytest.raises(StorageError, match="nowhere"):
         await open_storage(db_path)
     monkeypatch.undo()

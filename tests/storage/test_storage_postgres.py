@@ -26,6 +26,7 @@ from storage import (
     StorageError,
     open_storage,
 )
+from storage import _migrations as history
 from storage.postgres import _outbox
 from storage.postgres import migrate as pg_migrate
 
@@ -75,14 +76,27 @@ async def schema_of(url: str) -> list[tuple[object, ...]]:
     )
 
 
+async def legacy_database(url: str, version: int) -> None:
+    """A database as a release of PostgreSQL's former numbering left it at `version`: the one
+    history up to version + 5, the same schema (test_one_history.py), kept the way it was then."""
+    conn = await asyncpg.connect(url)
+    try:
+        made = await pg_migrate.upgrade(conn, "test", target=version + history.LEGACY_POSTGRES_OFFSET)
+        assert made.after == version + history.LEGACY_POSTGRES_OFFSET
+        await conn.execute("ALTER TABLE schema_version DROP COLUMN legacy_version")
+        await conn.execute("UPDATE schema_version SET version = $1", version)
+    finally:
+        await conn.close()
+
+
 # Schema and migrations
 
 
 async def test_a_new_database_gets_the_latest_schema(pg_url: str) -> None:
     async with await open_storage(pg_url) as storage:
         assert isinstance(storage, PostgresStorage)
-    assert await fetch(pg_url, "SELECT application, version FROM schema_version") == [
-        ("makruk-bot", pg_migrate.latest_version())
+    assert await fetch(pg_url, "SELECT application, version, legacy_version FROM schema_version") == [
+        ("makruk-bot", history.latest_version(), None)
     ]
     schema = await schema_of(pg_url)
     async with await open_storage(pg_url) as storage:
@@ -128,10 +142,26 @@ async def test_columns_have_postgresql_types(pg_url: str) -> None:
     assert tables["leases"]["until"] == "timestamp with time zone"
 
 
+@pytest.mark.parametrize("legacy", range(1, 6))
+async def test_a_database_of_the_former_numbering_is_adopted_and_upgraded(pg_url: str, legacy: int) -> None:
+    await legacy_database(pg_url, legacy)
+    await execute(pg_url, "INSERT INTO leases VALUES ('game:1', 'old-process', now() + interval '1 hour')")
+    async with await open_storage(pg_url) as storage:
+        assert await storage.lease_holders("old-") == {"old-process"}
+    assert await fetch(pg_url, "SELECT application, version, legacy_version FROM schema_version") == [
+        ("makruk-bot", history.latest_version(), legacy)
+    ]
+    # What a release of the former numbering reads: one row of ours, newer than the 5 it knows.
+    assert await fetch(pg_url, "SELECT application, version FROM schema_version") == [
+        ("makruk-bot", history.latest_version())
+    ]
+    assert history.latest_version() > 5
+
+
 async def test_an_upgrade_keeps_ratings_as_makruk_ratings(pg_url: str) -> None:
+    await legacy_database(pg_url, 2)  # before ratings per variant
     conn = await asyncpg.connect(pg_url)
     try:
-        assert await pg_migrate.upgrade(conn, "test", target=2) == 2  # before ratings per variant
         await conn.execute(
             """INSERT INTO players (platform, user_id, display_name, rating, deviation, volatility,
                    games_played, created, updated)
@@ -145,15 +175,15 @@ async def test_an_upgrade_keeps_ratings_as_makruk_ratings(pg_url: str) -> None:
         assert await storage.get_rating(kept.id, "makruk") == PlayerRating(kept.id, "makruk", 1620.5, 80.25, 0.0601, 12)
         assert await storage.get_rating(kept.id, "sittuyin") == PlayerRating.initial(kept.id, "sittuyin")
         assert [s.player.id for s in await storage.top_players("line", "makruk")] == [kept.id]
-    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(history.latest_version(),)]
     players = dict((await columns_of(pg_url))["players"])
     assert "rating" not in players and "games_played" not in players  # only in `ratings` now
 
 
 async def test_an_upgrade_keeps_settings_with_the_default_notation(pg_url: str) -> None:
+    await legacy_database(pg_url, 3)  # before notation and archive
     conn = await asyncpg.connect(pg_url)
     try:
-        assert await pg_migrate.upgrade(conn, "test", target=3) == 3  # before notation and archive
         await conn.execute(
             """INSERT INTO channel_settings (platform, channel, language, promotion, perpetual,
                    move_seconds, coordinates, orientation, push_notices, updated)
@@ -178,7 +208,7 @@ async def test_an_upgrade_keeps_settings_with_the_default_notation(pg_url: str) 
         assert [(g.id, g.result) for g in await storage.channel_games("line", "Cgroup")] == [(3, "0-1"), (1, "1-0")]
         await storage.set_channel_settings(replace(settings, notation="thai"))
         assert await storage.get_channel_settings("line", "Cgroup") == replace(settings, notation="thai")
-    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(history.latest_version(),)]
 
 
 async def test_a_page_of_the_archive_can_read_the_finished_games_index(pg_url: str) -> None:
@@ -204,7 +234,7 @@ async def test_concurrent_first_starts_migrate_once(pg_url: str) -> None:
     opened = await asyncio.gather(*(open_storage(pg_url) for _ in range(4)))
     for storage in opened:
         await storage.close()
-    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(history.latest_version(),)]
 
 
 async def test_a_failing_migration_is_rolled_back_whole(
@@ -212,14 +242,14 @@ async def test_a_failing_migration_is_rolled_back_whole(
 ) -> None:
     async with await open_storage(pg_url):
         pass
-    broken = pg_migrate.Migration(
-        pg_migrate.latest_version() + 1, "broken", "CREATE TABLE half (a int); SELECT * FROM nowhere;"
+    broken = history.Migration(
+        history.latest_version() + 1, "broken", "CREATE TABLE half (a int); SELECT * FROM nowhere;"
     )
-    monkeypatch.setattr(pg_migrate, "MIGRATIONS", (*pg_migrate.MIGRATIONS, broken))
+    monkeypatch.setattr(history, "MIGRATIONS", (*history.MIGRATIONS, broken))
     with pytest.raises(StorageError, match="nowhere"):
         await open_storage(pg_url)
     monkeypatch.undo()
-    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(pg_migrate.latest_version(),)]
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(history.latest_version(),)]
     assert await fetch(pg_url, "SELECT to_regclass('half')") == [(None,)]
 
 
