@@ -108,17 +108,16 @@ def subscriptions() -> Plan[list[Subscription]]:
 
 def record_post(subscription_id: int, local_date: date, puzzle_id: str, notices: Sequence[NewNotice],
                 now: datetime) -> Plan[PuzzlePost | None]:
-    # The subscription's row lock (PostgreSQL) puts two schedulers' claims one after the other.
-    # Without it, two inserts racing for the day may both conflict, and PostgreSQL may report the
-    # chat's seen-puzzle index rather than the day's: the loser then heard "puzzle already shown"
-    # instead of "today's is posted".
+    # The subscription's row lock (PostgreSQL) puts two schedulers' claims one after the other,
+    # as SQLite's one writer does: the loser finds the day's post made and hears "today's is
+    # posted", never "puzzle already shown" for a post that was racing its own.
     chat = yield rows("SELECT platform, channel FROM subscriptions WHERE id = ? {for_update}", subscription_id)
     if not chat:
         raise NotFound(f"no subscription {subscription_id}")
     platform, channel = chat[0]
     # The day's UNIQUE (subscription_id, local_date) makes this a claim: one winner.
     post = yield from _insert_post(platform, channel, puzzle_id, now, subscription_id, local_date)
-    if post is None:
+    if post is None:  # which UNIQUE index skipped it: the day's (a lost claim) or the chat's puzzles
         claimed = yield rows(
             "SELECT 1 FROM puzzle_posts WHERE subscription_id = ? AND local_date = ?", subscription_id, local_date
         )
