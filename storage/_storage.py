@@ -4,8 +4,8 @@ driver, which SqliteStorage and PostgresStorage supply (`_write`, `_read`, `_sna
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time
 from typing import TypeVar
 
 from ._cache import MoveCache
@@ -13,7 +13,7 @@ from ._common import Clock
 from ._plan import Duplicate, Plan
 from ._rows import utc
 from .base import Storage
-from .queries import channels, games, players
+from .queries import channels, games, players, puzzles
 from .records import (
     NO_CHANGES,
     UNCHANGED,
@@ -28,11 +28,21 @@ from .records import (
     Platform,
     Player,
     PlayerRating,
+    Puzzle,
+    PuzzleAttempt,
+    PuzzlePost,
+    PuzzleProgress,
+    PuzzleScore,
     RatingUpdate,
     Standing,
+    Streak,
+    Subscription,
 )
 
 T = TypeVar("T")
+
+# upsert_puzzles's argument, named by Storage, hides the module there.
+_upsert_puzzles = puzzles.upsert_puzzles
 
 
 class PlanStorage(Storage):
@@ -175,3 +185,67 @@ class PlanStorage(Storage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._write(channels.prune_events(utc(before)))
+
+    # Puzzles (storage/queries/puzzles.py)
+
+    async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
+        return await self._write(_upsert_puzzles(list(puzzles)))
+
+    async def get_puzzle(self, puzzle_id: str) -> Puzzle:
+        return await self._read(puzzles.get_puzzle(puzzle_id))
+
+    async def pick_puzzle(self, platform: Platform, channel: str, *, min_rating: int | None = None,
+                          max_rating: int | None = None) -> Puzzle | None:
+        return await self._read(puzzles.pick_puzzle(platform, channel, min_rating, max_rating))
+
+    async def subscribe(self, platform: Platform, channel: str, local_time: time, timezone: str,
+                        language: str | None = None) -> Subscription:
+        return await self._write(puzzles.subscribe(platform, channel, local_time, timezone, language, self._time()))
+
+    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
+        return await self._write(puzzles.unsubscribe(platform, channel))
+
+    async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
+        return await self._read(puzzles.get_subscription(platform, channel))
+
+    async def subscriptions(self) -> list[Subscription]:
+        return await self._read(puzzles.subscriptions())
+
+    async def record_post(self, subscription_id: int, local_date: date, puzzle_id: str, *,
+                          notices: Sequence[NewNotice] = ()) -> PuzzlePost | None:
+        return await self._write(puzzles.record_post(subscription_id, local_date, puzzle_id, list(notices),
+                                                     self._time()))
+
+    async def record_extra_post(self, platform: Platform, channel: str, puzzle_id: str) -> PuzzlePost:
+        return await self._write(puzzles.record_extra_post(platform, channel, puzzle_id, self._time()))
+
+    async def get_post(self, post_id: int) -> PuzzlePost:
+        return await self._read(puzzles.get_post(post_id))
+
+    async def latest_post(self, platform: Platform, channel: str) -> PuzzlePost | None:
+        return await self._read(puzzles.latest_post(platform, channel))
+
+    async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
+        return await self._read(puzzles.posted_puzzle_ids(platform, channel))
+
+    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
+        return await self._write(puzzles.record_attempt(post_id, player_id, solved, self._time()))
+
+    async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
+        return await self._read(puzzles.get_attempt(post_id, player_id))
+
+    async def get_streak(self, platform: Platform, channel: str, player_id: int) -> Streak:
+        return await self._read(puzzles.get_streak(platform, channel, player_id))
+
+    async def puzzle_leaderboard(self, platform: Platform, channel: str, *, local_date: date | None = None,
+                                 limit: int = 10) -> list[PuzzleScore]:
+        return await self._read(puzzles.puzzle_leaderboard(platform, channel, local_date, limit))
+
+    async def recent_posts(self, platform: Platform, channel: str, *, limit: int = 10) -> list[PuzzlePost]:
+        return await self._read(puzzles.recent_posts(platform, channel, limit))
+
+    async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
+        return await self._read(puzzles.get_progress(post_id, player_id))
+
+    async def save_progress(self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False) -> PuzzleProgress:
+        return await self._write(puzzles.save_progress(post_id, player_id, ply, gave_up, self._time()))

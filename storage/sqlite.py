@@ -1,7 +1,7 @@
 """SqliteStorage: the Storage interface over one aiosqlite connection.
 
 Each public method runs a plan (storage/queries, written once for both databases, through
-PlanStorage) or one plain function from the _games/_puzzles/_channels
+PlanStorage) or one plain function from the _games/_channels
 modules on the connection's worker thread. A whole transaction is a single call there,
 so concurrent tasks never interleave statements, and a method costs one thread hop.
 """
@@ -11,19 +11,19 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from datetime import date, datetime, time
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from time import monotonic, sleep
 from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _inbox, _leases, _outbox, _puzzles, migrate
+from . import _inbox, _leases, _outbox, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
-from ._sql import drive, encode_clock, encode_time
+from ._sql import drive, encode_time
 from ._storage import PlanStorage
 from .errors import StorageBusy, StorageError
 from .records import (
@@ -32,13 +32,6 @@ from .records import (
     NoticeCounts,
     OutboxNotice,
     Platform,
-    Puzzle,
-    PuzzleAttempt,
-    PuzzlePost,
-    PuzzleProgress,
-    PuzzleScore,
-    Streak,
-    Subscription,
     Taken,
 )
 
@@ -164,108 +157,6 @@ class SqliteStorage(PlanStorage):
     async def close(self) -> None:
         await self._db.close()
 
-    # Puzzles
-
-    async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
-        return await self._run(_puzzles.upsert_puzzles, list(puzzles))
-
-    async def get_puzzle(self, puzzle_id: str) -> Puzzle:
-        return await self._run(_puzzles.get_puzzle, puzzle_id)
-
-    async def pick_puzzle(
-        self,
-        platform: Platform,
-        channel: str,
-        *,
-        min_rating: int | None = None,
-        max_rating: int | None = None,
-    ) -> Puzzle | None:
-        return await self._run(_puzzles.pick_puzzle, platform, channel, min_rating, max_rating)
-
-    async def subscribe(
-        self,
-        platform: Platform,
-        channel: str,
-        local_time: time,
-        timezone: str,
-        language: str | None = None,
-    ) -> Subscription:
-        return await self._run(
-            _puzzles.subscribe, platform, channel, encode_clock(local_time), timezone,
-            language, self._now(),
-        )
-
-    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
-        return await self._run(_puzzles.unsubscribe, platform, channel)
-
-    async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
-        return await self._run(_puzzles.get_subscription, platform, channel)
-
-    async def subscriptions(self) -> list[Subscription]:
-        return await self._run(_puzzles.subscriptions)
-
-    async def record_post(
-        self,
-        subscription_id: int,
-        local_date: date,
-        puzzle_id: str,
-        *,
-        notices: Sequence[NewNotice] = (),
-    ) -> PuzzlePost | None:
-        return await self._run(
-            _puzzles.record_post, subscription_id, local_date, puzzle_id, list(notices),
-            self._now(),
-        )
-
-    async def record_extra_post(
-        self, platform: Platform, channel: str, puzzle_id: str
-    ) -> PuzzlePost:
-        return await self._run(
-            _puzzles.record_extra_post, platform, channel, puzzle_id, self._now()
-        )
-
-    async def get_post(self, post_id: int) -> PuzzlePost:
-        return await self._run(_puzzles.get_post, post_id)
-
-    async def latest_post(self, platform: Platform, channel: str) -> PuzzlePost | None:
-        return await self._run(_puzzles.latest_post, platform, channel)
-
-    async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
-        return await self._run(_puzzles.posted_puzzle_ids, platform, channel)
-
-    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
-        return await self._run(_puzzles.record_attempt, post_id, player_id, solved, self._now())
-
-    async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
-        return await self._run(_puzzles.get_attempt, post_id, player_id)
-
-    async def get_streak(self, platform: Platform, channel: str, player_id: int) -> Streak:
-        return await self._run(_puzzles.get_streak, platform, channel, player_id)
-
-    async def puzzle_leaderboard(
-        self,
-        platform: Platform,
-        channel: str,
-        *,
-        local_date: date | None = None,
-        limit: int = 10,
-    ) -> list[PuzzleScore]:
-        return await self._run(_puzzles.puzzle_leaderboard, platform, channel, local_date, limit)
-
-    async def recent_posts(
-        self, platform: Platform, channel: str, *, limit: int = 10
-    ) -> list[PuzzlePost]:
-        return await self._run(_puzzles.recent_posts, platform, channel, limit)
-
-    async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
-        return await self._run(_puzzles.get_progress, post_id, player_id)
-
-    async def save_progress(
-        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False
-    ) -> PuzzleProgress:
-        return await self._run(
-            _puzzles.save_progress, post_id, player_id, ply, gave_up, self._now()
-        )
 
     # The inbox
 

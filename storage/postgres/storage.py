@@ -1,7 +1,7 @@
 """PostgresStorage: the Storage interface over a small asyncpg connection pool.
 
 Each public method runs a plan (storage/queries, through PlanStorage) or one function of the
-_games/_puzzles/_channels/_outbox/
+_games/_channels/_outbox/
 _leases modules on one pooled connection: one statement, or one transaction of several.
 Several processes may share the database; the compare-and-sets, the unique indexes and a few
 locks keep them apart (see _games.py and _outbox.py).
@@ -9,8 +9,8 @@ locks keep them apart (see _games.py and _outbox.py).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import date, datetime, time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any, Final, TypeVar
 
 import asyncpg
@@ -32,17 +32,10 @@ from ..records import (
     NoticeCounts,
     OutboxNotice,
     Platform,
-    Puzzle,
-    PuzzleAttempt,
-    PuzzlePost,
-    PuzzleProgress,
-    PuzzleScore,
     RatingUpdate,
-    Streak,
-    Subscription,
     Taken,
 )
-from . import _fast, _inbox, _leases, _outbox, _puzzles, migrate
+from . import _fast, _inbox, _leases, _outbox, migrate
 from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
@@ -176,107 +169,6 @@ class PostgresStorage(PlanStorage):
     async def close(self) -> None:
         await self._pool.close()
 
-    # Puzzles
-
-    async def upsert_puzzles(self, puzzles: Iterable[Puzzle]) -> int:
-        return await self._run(_puzzles.upsert_puzzles, list(puzzles))
-
-    async def get_puzzle(self, puzzle_id: str) -> Puzzle:
-        return await self._run(_puzzles.get_puzzle, puzzle_id)
-
-    async def pick_puzzle(
-        self,
-        platform: Platform,
-        channel: str,
-        *,
-        min_rating: int | None = None,
-        max_rating: int | None = None,
-    ) -> Puzzle | None:
-        return await self._run(_puzzles.pick_puzzle, platform, channel, min_rating, max_rating)
-
-    async def subscribe(
-        self,
-        platform: Platform,
-        channel: str,
-        local_time: time,
-        timezone: str,
-        language: str | None = None,
-    ) -> Subscription:
-        return await self._run(
-            _puzzles.subscribe, platform, channel, local_time, timezone, language, self._now()
-        )
-
-    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
-        return await self._run(_puzzles.unsubscribe, platform, channel)
-
-    async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
-        return await self._run(_puzzles.get_subscription, platform, channel)
-
-    async def subscriptions(self) -> list[Subscription]:
-        return await self._run(_puzzles.subscriptions)
-
-    async def record_post(
-        self,
-        subscription_id: int,
-        local_date: date,
-        puzzle_id: str,
-        *,
-        notices: Sequence[NewNotice] = (),
-    ) -> PuzzlePost | None:
-        return await self._run(
-            _puzzles.record_post, subscription_id, local_date, puzzle_id, list(notices),
-            self._now(),
-        )
-
-    async def record_extra_post(
-        self, platform: Platform, channel: str, puzzle_id: str
-    ) -> PuzzlePost:
-        return await self._run(
-            _puzzles.record_extra_post, platform, channel, puzzle_id, self._now()
-        )
-
-    async def get_post(self, post_id: int) -> PuzzlePost:
-        return await self._run(_puzzles.get_post, post_id)
-
-    async def latest_post(self, platform: Platform, channel: str) -> PuzzlePost | None:
-        return await self._run(_puzzles.latest_post, platform, channel)
-
-    async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
-        return await self._run(_puzzles.posted_puzzle_ids, platform, channel)
-
-    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
-        return await self._run(_puzzles.record_attempt, post_id, player_id, solved, self._now())
-
-    async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
-        return await self._run(_puzzles.get_attempt, post_id, player_id)
-
-    async def get_streak(self, platform: Platform, channel: str, player_id: int) -> Streak:
-        return await self._run(_puzzles.get_streak, platform, channel, player_id)
-
-    async def puzzle_leaderboard(
-        self,
-        platform: Platform,
-        channel: str,
-        *,
-        local_date: date | None = None,
-        limit: int = 10,
-    ) -> list[PuzzleScore]:
-        return await self._run(_puzzles.puzzle_leaderboard, platform, channel, local_date, limit)
-
-    async def recent_posts(
-        self, platform: Platform, channel: str, *, limit: int = 10
-    ) -> list[PuzzlePost]:
-        return await self._run(_puzzles.recent_posts, platform, channel, limit)
-
-    async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
-        return await self._run(_puzzles.get_progress, post_id, player_id)
-
-    async def save_progress(
-        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False
-    ) -> PuzzleProgress:
-        return await self._run(
-            _puzzles.save_progress, post_id, player_id, ply, gave_up, self._now()
-        )
 
     # The inbox
 
