@@ -13,8 +13,19 @@ from ._common import Clock
 from ._plan import Plan
 from ._rows import utc
 from .base import Storage
-from .queries import players
-from .records import UNCHANGED, Keep, Platform, Player, PlayerRating, RatingUpdate, Standing
+from .queries import outbox, players
+from .records import (
+    UNCHANGED,
+    Keep,
+    NewNotice,
+    NoticeCounts,
+    OutboxNotice,
+    Platform,
+    Player,
+    PlayerRating,
+    RatingUpdate,
+    Standing,
+)
 
 T = TypeVar("T")
 
@@ -78,3 +89,34 @@ class PlanStorage(Storage):
     async def top_players(self, platform: Platform, variant: str, *, community: str | None = None,
                           limit: int = 10, min_games: int = 1) -> list[Standing]:
         return await self._read(players.top_players(platform, variant, community, limit, min_games))
+
+    # Outbox (storage/queries/outbox.py)
+
+    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
+        if notices:
+            await self._write(outbox.insert_notices(list(notices), self._time()))
+
+    async def due_notices(self, platform: Platform, now: datetime, *, limit: int = 100) -> list[OutboxNotice]:
+        return await self._read(outbox.due_notices(platform, utc(now), limit))
+
+    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
+        return await self._read(outbox.notices_with_keys(list(keys)))
+
+    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
+        return await self._read(outbox.pending_notices(platform, channel))
+
+    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
+        if keys:
+            await self._write(outbox.mark_sent(list(keys), self._time()))
+
+    async def retry_notice(self, key: str, *, due: datetime, error: str, count: bool = True) -> None:
+        await self._write(outbox.retry_notice(key, utc(due), error, count))
+
+    async def bury_notice(self, key: str, *, error: str) -> None:
+        await self._write(outbox.bury_notice(key, error, self._time()))
+
+    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
+        return await self._read(outbox.notice_counts(platform))
+
+    async def prune_notices(self, before: datetime) -> int:
+        return await self._write(outbox.prune_notices(utc(before)))

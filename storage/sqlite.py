@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _inbox, _leases, _outbox, _puzzles, migrate
+from . import _channels, _games, _inbox, _leases, _puzzles, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
@@ -36,8 +36,6 @@ from .records import (
     NewGame,
     NewMove,
     NewNotice,
-    NoticeCounts,
-    OutboxNotice,
     Platform,
     Puzzle,
     PuzzleAttempt,
@@ -424,36 +422,3 @@ class SqliteStorage(PlanStorage):
 
     async def release_holder(self, holder: str) -> int:
         return await self._run(_leases.release_holder, holder)
-
-    # The outbox
-
-    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
-        await self._run(_outbox.add_notices, list(notices), self._now())
-
-    async def due_notices(
-        self, platform: Platform, now: datetime, *, limit: int = 100
-    ) -> list[OutboxNotice]:
-        return await self._run(_outbox.due_notices, platform, encode_time(now), limit)
-
-    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
-        return await self._run(_outbox.notices_with_keys, list(keys))
-
-    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
-        return await self._run(_outbox.pending_notices, platform, channel)
-
-    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
-        await self._run(_outbox.mark_notices_sent, list(keys), self._now())
-
-    async def retry_notice(
-        self, key: str, *, due: datetime, error: str, count: bool = True
-    ) -> None:
-        await self._run(_outbox.retry_notice, key, encode_time(due), error, count)
-
-    async def bury_notice(self, key: str, *, error: str) -> None:
-        await self._run(_outbox.bury_notice, key, error, self._now())
-
-    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
-        return await self._run(_outbox.notice_counts, platform)
-
-    async def prune_notices(self, before: datetime) -> int:
-        return await self._run(_outbox.prune_notices, encode_time(before))

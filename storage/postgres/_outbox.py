@@ -1,4 +1,5 @@
-"""The outbox of notices in PostgreSQL.
+"""The outbox insert of PostgreSQL's games, channels and puzzles; the outbox itself is
+storage/queries/outbox.py, whose insert_notices takes the same locks.
 
 A chat's notices must get ids in the order they commit, or the deliverer could see a later
 notice before an earlier one that is still being written. PostgreSQL hands out identity
@@ -14,11 +15,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from .._rows import NATIVE, NOTICE_COLUMNS, notice_from_row, utc
-from ..records import NewNotice, NoticeCounts, OutboxNotice
-from ._sql import Connection, affected
+from .._rows import utc
+from ..records import NewNotice
+from ._sql import Connection
 
-_WAITING: Final = "sent IS NULL AND dead IS NULL"
+# kept until games/channels/puzzles are plans (they will use queries/outbox.insert_notices):
+# NOTICE_PARAMETERS, insert_sql, notice_values, add_notices.
+
 # How many parameters notice_values() gives and insert_sql() takes.
 NOTICE_PARAMETERS: Final = 9
 
@@ -62,75 +65,3 @@ def notice_values(notices: Sequence[NewNotice], now: datetime) -> list[Any]:
 async def add_notices(conn: Connection, notices: Sequence[NewNotice], now: datetime) -> None:
     if notices:
         await conn.execute(insert_sql(1), *notice_values(notices, now))
-
-
-async def due_notices(
-    conn: Connection, platform: str, now: datetime, limit: int
-) -> list[OutboxNotice]:
-    # A notice waits behind any older pushed notice of its chat that is still waiting
-    # (a retry later, or not yet due): a chat's notices arrive in order.
-    rows = await conn.fetch(
-        f"""SELECT {NOTICE_COLUMNS} FROM outbox AS o
-            WHERE o.platform = $1 AND o.{_WAITING} AND o.push AND o.due <= $2
-              AND NOT EXISTS (
-                  SELECT 1 FROM outbox AS e
-                  WHERE e.platform = o.platform AND e.channel = o.channel AND e.id < o.id
-                    AND e.sent IS NULL AND e.dead IS NULL AND e.push)
-            ORDER BY o.id
-            LIMIT $3""",
-        platform, now, limit,
-    )
-    return [notice_from_row(row, NATIVE) for row in rows]
-
-
-async def notices_with_keys(conn: Connection, keys: Sequence[str]) -> list[OutboxNotice]:
-    rows = await conn.fetch(f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE key = ANY($1::text[]) ORDER BY id", list(keys))
-    return [notice_from_row(row, NATIVE) for row in rows]
-
-
-async def pending_notices(conn: Connection, platform: str, channel: str) -> list[OutboxNotice]:
-    rows = await conn.fetch(
-        f"""SELECT {NOTICE_COLUMNS} FROM outbox
-            WHERE platform = $1 AND channel = $2 AND {_WAITING} ORDER BY id""",
-        platform, channel,
-    )
-    return [notice_from_row(row, NATIVE) for row in rows]
-
-
-async def mark_notices_sent(conn: Connection, keys: Sequence[str], now: datetime) -> None:
-    if keys:
-        await conn.execute(
-            "UPDATE outbox SET sent = $2 WHERE key = ANY($1::text[]) AND sent IS NULL",
-            list(keys), now,
-        )
-
-
-async def retry_notice(
-    conn: Connection, key: str, due: datetime, error: str, count: bool
-) -> None:
-    await conn.execute(
-        f"""UPDATE outbox SET due = $2, last_error = $3, attempts = attempts + $4
-            WHERE key = $1 AND {_WAITING}""",
-        key, due, error, int(count),
-    )
-
-
-async def bury_notice(conn: Connection, key: str, error: str, now: datetime) -> None:
-    await conn.execute(
-        f"""UPDATE outbox SET dead = $2, last_error = $3, attempts = attempts + 1
-            WHERE key = $1 AND {_WAITING}""",
-        key, now, error,
-    )
-
-
-async def notice_counts(conn: Connection, platform: str | None) -> NoticeCounts:
-    pending, dead = await conn.fetchrow(
-        """SELECT count(*) FILTER (WHERE dead IS NULL), count(*) FILTER (WHERE dead IS NOT NULL)
-           FROM outbox WHERE sent IS NULL AND ($1::text IS NULL OR platform = $1)""",
-        platform,
-    )
-    return NoticeCounts(pending, dead)
-
-
-async def prune_notices(conn: Connection, before: datetime) -> int:
-    return affected(await conn.execute("DELETE FROM outbox WHERE sent < $1", before))

@@ -1,10 +1,10 @@
 """PostgresStorage: the Storage interface over a small asyncpg connection pool.
 
 Each public method runs a plan (storage/queries, through PlanStorage) or one function of the
-_games/_puzzles/_channels/_outbox/
-_leases modules on one pooled connection: one statement, or one transaction of several.
+_games/_puzzles/_channels/
+_inbox/_leases modules on one pooled connection: one statement, or one transaction of several.
 Several processes may share the database; the compare-and-sets, the unique indexes and a few
-locks keep them apart (see _games.py and _outbox.py).
+locks keep them apart (see _games.py and queries/outbox.py).
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ from ..records import (
     NewGame,
     NewMove,
     NewNotice,
-    NoticeCounts,
-    OutboxNotice,
     Platform,
     Puzzle,
     PuzzleAttempt,
@@ -44,7 +42,7 @@ from ..records import (
     Subscription,
     Taken,
 )
-from . import _channels, _games, _inbox, _leases, _outbox, _puzzles, migrate
+from . import _channels, _games, _inbox, _leases, _puzzles, migrate
 from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
@@ -411,36 +409,3 @@ class PostgresStorage(PlanStorage):
 
     async def release_holder(self, holder: str) -> int:
         return await self._run(_leases.release_holder, holder)
-
-    # The outbox
-
-    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
-        await self._run(_outbox.add_notices, list(notices), self._now())
-
-    async def due_notices(
-        self, platform: Platform, now: datetime, *, limit: int = 100
-    ) -> list[OutboxNotice]:
-        return await self._run(_outbox.due_notices, platform, utc(now), limit)
-
-    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
-        return await self._run(_outbox.notices_with_keys, list(keys))
-
-    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
-        return await self._run(_outbox.pending_notices, platform, channel)
-
-    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
-        await self._run(_outbox.mark_notices_sent, list(keys), self._now())
-
-    async def retry_notice(
-        self, key: str, *, due: datetime, error: str, count: bool = True
-    ) -> None:
-        await self._run(_outbox.retry_notice, key, utc(due), error, count)
-
-    async def bury_notice(self, key: str, *, error: str) -> None:
-        await self._run(_outbox.bury_notice, key, error, self._now())
-
-    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
-        return await self._run(_outbox.notice_counts, platform)
-
-    async def prune_notices(self, before: datetime) -> int:
-        return await self._run(_outbox.prune_notices, utc(before))

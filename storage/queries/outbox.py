@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Final
 
-from .._plan import Plan, lock, many
-from .._rows import utc
-from ..records import NewNotice
+from .._plan import ROWS, Plan, count, lock, many, marks, rows
+from .._rows import NOTICE_COLUMNS, notice_from_row, utc
+from ..records import NewNotice, NoticeCounts, OutboxNotice
+
+_WAITING: Final = "sent IS NULL AND dead IS NULL"
 
 
 def chat_lock(platform: str, channel: str) -> str:
@@ -37,3 +40,71 @@ def insert_notices(notices: Sequence[NewNotice], now: datetime) -> Plan[None]:
         [(n.key, n.platform, n.channel, n.kind, n.payload, n.push, now, now if n.due is None else utc(n.due))
          for n in notices],
     )
+
+
+def due_notices(platform: str, now: datetime, limit: int) -> Plan[list[OutboxNotice]]:
+    # A notice waits behind any older pushed notice of its chat that is still waiting
+    # (a retry later, or not yet due): a chat's notices arrive in order.
+    found = yield rows(
+        f"""SELECT {NOTICE_COLUMNS} FROM outbox AS o
+            WHERE o.platform = ? AND o.{_WAITING} AND o.push = TRUE AND o.due <= ?
+              AND NOT EXISTS (
+                  SELECT 1 FROM outbox AS e
+                  WHERE e.platform = o.platform AND e.channel = o.channel AND e.id < o.id
+                    AND e.sent IS NULL AND e.dead IS NULL AND e.push = TRUE)
+            ORDER BY o.id
+            LIMIT ?""",
+        platform, now, limit,
+    )
+    return [notice_from_row(row, ROWS) for row in found]
+
+
+def notices_with_keys(keys: Sequence[str]) -> Plan[list[OutboxNotice]]:
+    if not keys:
+        return []
+    found = yield rows(f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE key IN ({marks(len(keys))}) ORDER BY id", *keys)
+    return [notice_from_row(row, ROWS) for row in found]
+
+
+def pending_notices(platform: str, channel: str) -> Plan[list[OutboxNotice]]:
+    found = yield rows(
+        f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE platform = ? AND channel = ? AND {_WAITING} ORDER BY id",
+        platform, channel,
+    )
+    return [notice_from_row(row, ROWS) for row in found]
+
+
+def mark_sent(keys: Sequence[str], now: datetime) -> Plan[None]:
+    """Stamp the notices with these keys sent, inside the caller's transaction (the first time stays)."""
+    if keys:
+        yield count(f"UPDATE outbox SET sent = ? WHERE key IN ({marks(len(keys))}) AND sent IS NULL", now, *keys)
+
+
+def retry_notice(key: str, due: datetime, error: str, counted: bool) -> Plan[None]:
+    yield count(
+        f"UPDATE outbox SET due = ?, last_error = ?, attempts = attempts + ? WHERE key = ? AND {_WAITING}",
+        due, error, int(counted), key,
+    )
+
+
+def bury_notice(key: str, error: str, now: datetime) -> Plan[None]:
+    yield count(
+        f"UPDATE outbox SET dead = ?, last_error = ?, attempts = attempts + 1 WHERE key = ? AND {_WAITING}",
+        now, error, key,
+    )
+
+
+def notice_counts(platform: str | None) -> Plan[NoticeCounts]:
+    on_platform = "" if platform is None else " AND platform = ?"
+    found = yield rows(
+        f"""SELECT count(CASE WHEN dead IS NULL THEN 1 END), count(dead)
+            FROM outbox WHERE sent IS NULL{on_platform}""",
+        *(() if platform is None else (platform,)),
+    )
+    pending, dead = found[0]
+    return NoticeCounts(pending, dead)
+
+
+def prune_notices(before: datetime) -> Plan[int]:
+    removed: int = yield count("DELETE FROM outbox WHERE sent < ?", before)
+    return removed
