@@ -13,10 +13,11 @@ from ._common import Clock
 from ._plan import Plan
 from ._rows import utc
 from .base import Storage
-from .queries import outbox, players
+from .queries import inbox, outbox, players
 from .records import (
     UNCHANGED,
     Keep,
+    NewEvent,
     NewNotice,
     NoticeCounts,
     OutboxNotice,
@@ -25,6 +26,7 @@ from .records import (
     PlayerRating,
     RatingUpdate,
     Standing,
+    Taken,
 )
 
 T = TypeVar("T")
@@ -120,3 +122,32 @@ class PlanStorage(Storage):
 
     async def prune_notices(self, before: datetime) -> int:
         return await self._write(outbox.prune_notices(utc(before)))
+
+    # Inbox (storage/queries/inbox.py)
+
+    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
+        return await self._write(inbox.receive_events(list(events), self._time()))
+
+    async def take_event(
+        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
+        shown: Sequence[str] = (), stale_before: datetime,
+    ) -> Taken:
+        # Bookkeeping: unsynced (see inbox.take_event).
+        return await self._write(
+            inbox.take_event(platform, channel, holder, finished, list(shown), utc(stale_before), self._time()),
+            synced=False,
+        )
+
+    async def event_holders(self, prefix: str) -> set[str]:
+        return await self._read(inbox.event_holders(prefix))
+
+    async def release_started_events(self, holder: str) -> list[str]:
+        return await self._write(inbox.release_started_events(holder))
+
+    async def give_back_event(self, event: int, holder: str) -> None:
+        await self._write(inbox.give_back_event(event, holder), synced=False)
+
+    async def waiting_chats(
+        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
+    ) -> list[str]:
+        return await self._read(inbox.waiting_chats(platform, utc(received_before), utc(stale_before), limit))

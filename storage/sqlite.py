@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _inbox, _leases, _puzzles, migrate
+from . import _channels, _games, _leases, _puzzles, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
@@ -32,7 +32,6 @@ from .records import (
     ChatState,
     Game,
     GameChanges,
-    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
@@ -45,7 +44,6 @@ from .records import (
     RatingUpdate,
     Streak,
     Subscription,
-    Taken,
 )
 
 T = TypeVar("T")
@@ -379,35 +377,6 @@ class SqliteStorage(PlanStorage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, encode_time(before))
-
-    # The inbox
-
-    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
-        return await self._run(_inbox.receive_events, list(events), self._now())
-
-    async def take_event(
-        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
-        shown: Sequence[str] = (), stale_before: datetime,
-    ) -> Taken:
-        return await self._run(
-            _inbox.take_event, platform, channel, holder, finished, list(shown), encode_time(stale_before), self._now()
-        )
-
-    async def event_holders(self, prefix: str) -> set[str]:
-        return await self._run(_inbox.event_holders, prefix)
-
-    async def release_started_events(self, holder: str) -> list[str]:
-        return await self._run(_inbox.release_started_events, holder)
-
-    async def give_back_event(self, event: int, holder: str) -> None:
-        await self._run(_inbox.give_back_event, event, holder)
-
-    async def waiting_chats(
-        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
-    ) -> list[str]:
-        return await self._run(
-            _inbox.waiting_chats, platform, encode_time(received_before), encode_time(stale_before), limit
-        )
 
     # Leases
 

@@ -2,7 +2,7 @@
 
 Each public method runs a plan (storage/queries, through PlanStorage) or one function of the
 _games/_puzzles/_channels/
-_inbox/_leases modules on one pooled connection: one statement, or one transaction of several.
+_leases modules on one pooled connection: one statement, or one transaction of several.
 Several processes may share the database; the compare-and-sets, the unique indexes and a few
 locks keep them apart (see _games.py and queries/outbox.py).
 """
@@ -27,7 +27,6 @@ from ..records import (
     ChatState,
     Game,
     GameChanges,
-    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
@@ -40,9 +39,8 @@ from ..records import (
     RatingUpdate,
     Streak,
     Subscription,
-    Taken,
 )
-from . import _channels, _games, _inbox, _leases, _puzzles, migrate
+from . import _channels, _games, _leases, _puzzles, migrate
 from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
@@ -366,35 +364,6 @@ class PostgresStorage(PlanStorage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, utc(before))
-
-    # The inbox
-
-    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
-        return await self._run(_inbox.receive_events, list(events), self._now())
-
-    async def take_event(
-        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
-        shown: Sequence[str] = (), stale_before: datetime,
-    ) -> Taken:
-        return await self._run(
-            _inbox.take_event, platform, channel, holder, finished, list(shown), utc(stale_before), self._now()
-        )
-
-    async def event_holders(self, prefix: str) -> set[str]:
-        return await self._run(_inbox.event_holders, prefix)
-
-    async def release_started_events(self, holder: str) -> list[str]:
-        return await self._run(_inbox.release_started_events, holder)
-
-    async def give_back_event(self, event: int, holder: str) -> None:
-        await self._run(_inbox.give_back_event, event, holder)
-
-    async def waiting_chats(
-        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
-    ) -> list[str]:
-        return await self._run(
-            _inbox.waiting_chats, platform, utc(received_before), utc(stale_before), limit
-        )
 
     # Leases
 
