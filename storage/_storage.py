@@ -13,7 +13,7 @@ from ._common import Clock
 from ._plan import Plan
 from ._rows import utc
 from .base import Storage
-from .queries import inbox, outbox, players
+from .queries import inbox, leases, outbox, players
 from .records import (
     UNCHANGED,
     Keep,
@@ -151,3 +151,18 @@ class PlanStorage(Storage):
         self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
     ) -> list[str]:
         return await self._read(inbox.waiting_chats(platform, utc(received_before), utc(stale_before), limit))
+
+    # Leases (storage/queries/leases.py)
+
+    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
+        return await self._write(leases.claim(names, holder, utc(until), self._time()))
+
+    async def release(self, names: Sequence[str], holder: str) -> None:
+        if names:
+            await self._write(leases.release(names, holder))
+
+    async def lease_holders(self, prefix: str) -> set[str]:
+        return await self._read(leases.lease_holders(prefix, self._time()))
+
+    async def release_holder(self, holder: str) -> int:
+        return await self._write(leases.release_holder(holder))

@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _channels, _games, _leases, _puzzles, migrate
+from . import _channels, _games, _puzzles, migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
@@ -377,17 +377,3 @@ class SqliteStorage(PlanStorage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, encode_time(before))
-
-    # Leases
-
-    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
-        return await self._run(_leases.claim, list(names), holder, encode_time(until), self._now())
-
-    async def release(self, names: Sequence[str], holder: str) -> None:
-        await self._run(_leases.release, list(names), holder)
-
-    async def lease_holders(self, prefix: str) -> set[str]:
-        return await self._run(_leases.lease_holders, prefix, self._now())
-
-    async def release_holder(self, holder: str) -> int:
-        return await self._run(_leases.release_holder, holder)

@@ -2,7 +2,7 @@
 
 Each public method runs a plan (storage/queries, through PlanStorage) or one function of the
 _games/_puzzles/_channels/
-_leases modules on one pooled connection: one statement, or one transaction of several.
+modules on one pooled connection: one statement, or one transaction of several.
 Several processes may share the database; the compare-and-sets, the unique indexes and a few
 locks keep them apart (see _games.py and queries/outbox.py).
 """
@@ -40,7 +40,7 @@ from ..records import (
     Streak,
     Subscription,
 )
-from . import _channels, _games, _leases, _puzzles, migrate
+from . import _channels, _games, _puzzles, migrate
 from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
@@ -364,17 +364,3 @@ class PostgresStorage(PlanStorage):
 
     async def prune_events(self, before: datetime) -> int:
         return await self._run(_channels.prune_events, utc(before))
-
-    # Leases
-
-    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
-        return await self._run(_leases.claim, list(names), holder, utc(until), self._now())
-
-    async def release(self, names: Sequence[str], holder: str) -> None:
-        await self._run(_leases.release, list(names), holder)
-
-    async def lease_holders(self, prefix: str) -> set[str]:
-        return await self._run(_leases.lease_holders, prefix, self._now())
-
-    async def release_holder(self, holder: str) -> int:
-        return await self._run(_leases.release_holder, holder)
