@@ -14,7 +14,8 @@ PostgreSQL driver statement by statement on a pooled connection.
 
 The SQL is what both databases accept: `?` marks a value (the PostgreSQL driver numbers them),
 values are Python's own (datetime, date, time, bool; the SQLite driver stores times as text),
-and the few words that differ are written `{like_this}` (see DIALECT_WORDS). A value that is
+and the one word that differs is written `{for_update}` (PostgreSQL's FOR UPDATE; nothing on
+SQLite, whose one writer locks the whole file). A value that is
 NULL or not is best written into the text by the plan (`AND platform = ?` or nothing), since
 PostgreSQL cannot type a bare `? IS NULL`.
 """
@@ -23,10 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time
-from typing import Any, Final, Literal, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar
 
-from ._rows import Codec, utc
 from .errors import StorageError
 
 T = TypeVar("T")
@@ -77,31 +76,3 @@ class Duplicate(StorageError):
     the method that may meet it says what it means (ChannelBusy, PuzzleAlreadyPosted, ...)."""
 
 
-# The words of DDL and queries that the two databases spell differently.
-DIALECT_WORDS: Final = ("{for_update}",)
-
-
-# Stored values back to Python's: SQLite holds times as ISO text, PostgreSQL as its own types.
-
-def instant(value: Any) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
-
-
-def opt_instant(value: Any) -> datetime | None:
-    return None if value is None else instant(value)
-
-
-def day(value: Any) -> date:
-    return value if isinstance(value, date) else date.fromisoformat(value)
-
-
-def opt_day(value: Any) -> date | None:
-    return None if value is None else day(value)
-
-
-def clock(value: Any) -> time:
-    return value if isinstance(value, time) else time.fromisoformat(value)
-
-
-# How plans read rows of either database (see _rows.Codec; values go in as Python's own).
-ROWS: Final = Codec(instant, day, clock, utc, bool)

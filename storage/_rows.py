@@ -1,14 +1,14 @@
 """Rows and records, whichever database holds them: the column lists, how a row becomes a
 record and how a change becomes column values.
 
-The backends store the same columns but not the same values: SQLite keeps times as ISO text
-and flags as 0/1 (`_sql.TEXT`), PostgreSQL has native types (`NATIVE`). A `Codec` says which.
+The databases store the same columns but not the same values: SQLite keeps times as ISO text
+and flags as 0/1, PostgreSQL has its own types; a row reads the same from either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final, TypeVar
 
@@ -75,34 +75,29 @@ def utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
-def _same(value: T) -> T:
-    return value
+# Stored values back to Python's: SQLite holds times as ISO text, PostgreSQL as its own types.
+
+def instant(value: Any) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
 
-@dataclass(frozen=True, slots=True)
-class Codec:
-    """How one backend stores times, dates, clock times and flags."""
-
-    instant: Callable[[Any], datetime]  # stored time -> aware UTC datetime
-    day: Callable[[Any], date]
-    clock: Callable[[Any], time]
-    store_instant: Callable[[datetime], Any]  # aware datetime -> stored time
-    store_flag: Callable[[bool], Any]
-
-    def opt_instant(self, value: Any) -> datetime | None:
-        return None if value is None else self.instant(value)
-
-    def opt_day(self, value: Any) -> date | None:
-        return None if value is None else self.day(value)
-
-    def store_opt_instant(self, value: datetime | None) -> Any:
-        return None if value is None else self.store_instant(value)
+def opt_instant(value: Any) -> datetime | None:
+    return None if value is None else instant(value)
 
 
-NATIVE: Final = Codec(_same, _same, _same, utc, _same)
+def day(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
 
 
-def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...], codec: Codec) -> Game:
+def opt_day(value: Any) -> date | None:
+    return None if value is None else day(value)
+
+
+def clock(value: Any) -> time:
+    return value if isinstance(value, time) else time.fromisoformat(value)
+
+
+def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
     (id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
      white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,
      status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,
@@ -111,14 +106,14 @@ def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...], codec: Code
         id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
         seat(white_player, white_engine), seat(black_player, black_engine), bool(rated),
         created_by, start_fen, status, result, reason, counting, draw_offer, takeback_offer,
-        codec.opt_instant(deadline), codec.opt_instant(remind_at), bool(reminded),
-        codec.instant(created), codec.instant(updated), version, moves,
+        opt_instant(deadline), opt_instant(remind_at), bool(reminded),
+        instant(created), instant(updated), version, moves,
     )
 
 
-def move_from_row(row: Sequence[Any], codec: Codec) -> MoveRecord:
+def move_from_row(row: Sequence[Any]) -> MoveRecord:
     ply, uci, san, by, at = row
-    return MoveRecord(ply, uci, san, by, codec.instant(at))
+    return MoveRecord(ply, uci, san, by, instant(at))
 
 
 def seat(player_id: int | None, engine_level: int | None) -> Seat | None:
@@ -131,26 +126,26 @@ def seat_columns(seat: Seat | None) -> tuple[int | None, int | None]:
     return (None, None) if seat is None else (seat.player_id, seat.engine_level)
 
 
-def change_columns(changes: GameChanges, codec: Codec) -> Iterator[tuple[str, Any]]:
-    """The games columns `changes` sets, with their stored values."""
+def change_columns(changes: GameChanges) -> Iterator[tuple[str, Any]]:
+    """The games columns `changes` sets, with their values."""
     for name, value in changes.items():
         if name in ("white", "black"):
             player, engine = seat_columns(value)
             yield f"{name}_player", player
             yield f"{name}_engine", engine
         elif name in ("deadline", "remind_at"):
-            yield name, codec.store_opt_instant(value)
+            yield name, None if value is None else utc(value)
         elif name in ("rated", "reminded"):
-            yield name, codec.store_flag(value)
+            yield name, value
         else:
             yield name, value
 
 
-def player_from_row(row: Sequence[Any], codec: Codec) -> Player:
+def player_from_row(row: Sequence[Any]) -> Player:
     id_, platform, user_id, display_name, language, created, updated = row
     return Player(
-        id_, platform, user_id, display_name, language, codec.instant(created),
-        codec.instant(updated),
+        id_, platform, user_id, display_name, language, instant(created),
+        instant(updated),
     )
 
 
@@ -160,9 +155,9 @@ def rating_from_row(row: Sequence[Any]) -> PlayerRating:
     return PlayerRating(player_id, variant, rating, deviation, volatility, games_played)
 
 
-def standing_from_row(row: Sequence[Any], codec: Codec, variant: str) -> Standing:
+def standing_from_row(row: Sequence[Any], variant: str) -> Standing:
     """A `STANDING_COLUMNS` row; a player without a rated game of `variant` has its starting values."""
-    player = player_from_row(row[:7], codec)
+    player = player_from_row(row[:7])
     if row[7] is None:
         return Standing(player, PlayerRating.initial(player.id, variant))
     return Standing(player, rating_from_row(row[7:]))
@@ -177,13 +172,13 @@ def check_rated_variant(variant: str, ratings: Sequence[RatingUpdate]) -> None:
             )
 
 
-def notice_from_row(row: Sequence[Any], codec: Codec) -> OutboxNotice:
+def notice_from_row(row: Sequence[Any]) -> OutboxNotice:
     (id_, key, platform, channel, kind, payload, push, created, due, attempts, last_error,
      sent, dead) = row
     return OutboxNotice(
-        id_, key, platform, channel, kind, payload, bool(push), codec.instant(created),
-        codec.instant(due), attempts, last_error, codec.opt_instant(sent),
-        codec.opt_instant(dead),
+        id_, key, platform, channel, kind, payload, bool(push), instant(created),
+        instant(due), attempts, last_error, opt_instant(sent),
+        opt_instant(dead),
     )
 
 
@@ -208,42 +203,42 @@ def puzzle_from_row(row: Sequence[Any]) -> Puzzle:
     return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source)
 
 
-def subscription_from_row(row: Sequence[Any], codec: Codec) -> Subscription:
+def subscription_from_row(row: Sequence[Any]) -> Subscription:
     id_, platform, channel, local_time, timezone, language, last_posted, created = row
     return Subscription(
-        id_, platform, channel, codec.clock(local_time), timezone, language,
-        codec.opt_day(last_posted), codec.instant(created),
+        id_, platform, channel, clock(local_time), timezone, language,
+        opt_day(last_posted), instant(created),
     )
 
 
-def post_from_row(row: Sequence[Any], codec: Codec) -> PuzzlePost:
+def post_from_row(row: Sequence[Any]) -> PuzzlePost:
     id_, platform, channel, puzzle_id, subscription_id, local_date, posted = row
     return PuzzlePost(
-        id_, platform, channel, puzzle_id, subscription_id, codec.opt_day(local_date),
-        codec.instant(posted),
+        id_, platform, channel, puzzle_id, subscription_id, opt_day(local_date),
+        instant(posted),
     )
 
 
-def attempt_from_row(row: Sequence[Any], codec: Codec) -> PuzzleAttempt:
+def attempt_from_row(row: Sequence[Any]) -> PuzzleAttempt:
     post_id, player_id, tries, solved, first_at, solved_at = row
     return PuzzleAttempt(
-        post_id, player_id, tries, bool(solved), codec.instant(first_at),
-        codec.opt_instant(solved_at),
+        post_id, player_id, tries, bool(solved), instant(first_at),
+        opt_instant(solved_at),
     )
 
 
-def progress_from_row(row: Sequence[Any], codec: Codec) -> PuzzleProgress:
+def progress_from_row(row: Sequence[Any]) -> PuzzleProgress:
     post_id, player_id, ply, gave_up, updated = row
-    return PuzzleProgress(post_id, player_id, ply, bool(gave_up), codec.instant(updated))
+    return PuzzleProgress(post_id, player_id, ply, bool(gave_up), instant(updated))
 
 
 def streak_from_row(
-    platform: Platform, channel: str, player_id: int, row: Sequence[Any] | None, codec: Codec
+    platform: Platform, channel: str, player_id: int, row: Sequence[Any] | None
 ) -> Streak:
     if row is None:
         return Streak(platform, channel, player_id)
     current, best, last_date = row
-    return Streak(platform, channel, player_id, current, best, codec.opt_day(last_date))
+    return Streak(platform, channel, player_id, current, best, opt_day(last_date))
 
 
 def extended_streak(streak: Streak, day: date) -> Streak | None:

@@ -1,4 +1,4 @@
-"""Helpers shared by the SQLite query modules: transactions and value encoding.
+"""SQLite's driver: how a plan runs on the worker thread, and how values are stored.
 
 Times are stored as fixed-width UTC ISO-8601 text ("2026-11-30T09:15:00.000000Z") so that
 text order is time order and indexes on them work; dates as "YYYY-MM-DD", times as "HH:MM".
@@ -7,56 +7,19 @@ text order is time order and indexes on them work; dates as "YYYY-MM-DD", times 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, time
 from functools import lru_cache
 from typing import Any, Final, TypeVar
 
 from ._plan import Duplicate, Plan
-from ._rows import Codec, utc
+from ._rows import utc
 
 T = TypeVar("T")
 
 
-@contextmanager
-def write_tx(conn: sqlite3.Connection) -> Iterator[None]:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error.
-
-    IMMEDIATE takes the write lock up front, so a second writer waits (busy_timeout)
-    instead of failing half-way when it tries to upgrade a read lock.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-@contextmanager
-def read_tx(conn: sqlite3.Connection) -> Iterator[None]:
-    """A read transaction: several SELECTs see one snapshot of the file."""
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        if conn.in_transaction:
-            conn.execute("COMMIT")
-
-
 def encode_time(value: datetime) -> str:
     return utc(value).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
-
-
-def encode_opt_time(value: datetime | None) -> str | None:
-    return None if value is None else encode_time(value)
-
-
-def decode_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 def encode_date(value: date) -> str:
@@ -65,15 +28,6 @@ def encode_date(value: date) -> str:
 
 def encode_clock(value: time) -> str:
     return value.strftime("%H:%M")
-
-
-# How SQLite holds the values of records (see _rows.py).
-TEXT: Final = Codec(decode_time, date.fromisoformat, time.fromisoformat, encode_time, int)
-
-
-def is_unique_violation(error: sqlite3.IntegrityError, columns: str) -> bool:
-    """Whether `error` is the UNIQUE constraint over exactly `columns` ("t.a, t.b")."""
-    return str(error) == f"UNIQUE constraint failed: {columns}"
 
 
 # --- running plans (see _plan.py) -------------------------------------------------------------

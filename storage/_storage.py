@@ -13,7 +13,7 @@ from ._common import Clock
 from ._plan import Duplicate, Plan
 from ._rows import utc
 from .base import Storage
-from .queries import channels, games, players, puzzles
+from .queries import channels, games, inbox, leases, outbox, players, puzzles
 from .records import (
     NO_CHANGES,
     UNCHANGED,
@@ -22,9 +22,12 @@ from .records import (
     Game,
     GameChanges,
     Keep,
+    NewEvent,
     NewGame,
     NewMove,
     NewNotice,
+    NoticeCounts,
+    OutboxNotice,
     Platform,
     Player,
     PlayerRating,
@@ -37,6 +40,7 @@ from .records import (
     Standing,
     Streak,
     Subscription,
+    Taken,
 )
 
 T = TypeVar("T")
@@ -249,3 +253,78 @@ class PlanStorage(Storage):
 
     async def save_progress(self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False) -> PuzzleProgress:
         return await self._write(puzzles.save_progress(post_id, player_id, ply, gave_up, self._time()))
+
+    # Outbox (storage/queries/outbox.py)
+
+    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
+        if notices:
+            await self._write(outbox.insert_notices(list(notices), self._time()))
+
+    async def due_notices(self, platform: Platform, now: datetime, *, limit: int = 100) -> list[OutboxNotice]:
+        return await self._read(outbox.due_notices(platform, utc(now), limit))
+
+    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
+        return await self._read(outbox.notices_with_keys(list(keys)))
+
+    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
+        return await self._read(outbox.pending_notices(platform, channel))
+
+    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
+        if keys:
+            await self._write(outbox.mark_sent(list(keys), self._time()))
+
+    async def retry_notice(self, key: str, *, due: datetime, error: str, count: bool = True) -> None:
+        await self._write(outbox.retry_notice(key, utc(due), error, count))
+
+    async def bury_notice(self, key: str, *, error: str) -> None:
+        await self._write(outbox.bury_notice(key, error, self._time()))
+
+    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
+        return await self._read(outbox.notice_counts(platform))
+
+    async def prune_notices(self, before: datetime) -> int:
+        return await self._write(outbox.prune_notices(utc(before)))
+
+    # Inbox (storage/queries/inbox.py)
+
+    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
+        return await self._write(inbox.receive_events(list(events), self._time()))
+
+    async def take_event(
+        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
+        shown: Sequence[str] = (), stale_before: datetime,
+    ) -> Taken:
+        # Bookkeeping: unsynced (see inbox.take_event).
+        return await self._write(
+            inbox.take_event(platform, channel, holder, finished, list(shown), utc(stale_before), self._time()),
+            synced=False,
+        )
+
+    async def event_holders(self, prefix: str) -> set[str]:
+        return await self._read(inbox.event_holders(prefix))
+
+    async def release_started_events(self, holder: str) -> list[str]:
+        return await self._write(inbox.release_started_events(holder))
+
+    async def give_back_event(self, event: int, holder: str) -> None:
+        await self._write(inbox.give_back_event(event, holder), synced=False)
+
+    async def waiting_chats(
+        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
+    ) -> list[str]:
+        return await self._read(inbox.waiting_chats(platform, utc(received_before), utc(stale_before), limit))
+
+    # Leases (storage/queries/leases.py)
+
+    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
+        return await self._write(leases.claim(names, holder, utc(until), self._time()))
+
+    async def release(self, names: Sequence[str], holder: str) -> None:
+        if names:
+            await self._write(leases.release(names, holder))
+
+    async def lease_holders(self, prefix: str) -> set[str]:
+        return await self._read(leases.lease_holders(prefix, self._time()))
+
+    async def release_holder(self, holder: str) -> int:
+        return await self._write(leases.release_holder(holder))

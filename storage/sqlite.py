@@ -1,9 +1,9 @@
 """SqliteStorage: the Storage interface over one aiosqlite connection.
 
-Each public method runs a plan (storage/queries, written once for both databases, through
-PlanStorage) or one plain function from the _games/_channels
-modules on the connection's worker thread. A whole transaction is a single call there,
-so concurrent tasks never interleave statements, and a method costs one thread hop.
+The methods are PlanStorage's (storage/_storage.py): plans of storage/queries, written once
+for both databases, which this class runs on the connection's worker thread, a whole
+transaction in one call (`_sql.drive`), so concurrent tasks never interleave statements and
+a method costs one thread hop.
 """
 
 from __future__ import annotations
@@ -11,29 +11,20 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Callable
 from pathlib import Path
 from time import monotonic, sleep
 from typing import Any, Final, TypeVar
 
 import aiosqlite
 
-from . import _inbox, _leases, _outbox, migrate
+from . import migrate
 from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
-from ._sql import drive, encode_time
+from ._sql import drive
 from ._storage import PlanStorage
 from .errors import StorageBusy, StorageError
-from .records import (
-    NewEvent,
-    NewNotice,
-    NoticeCounts,
-    OutboxNotice,
-    Platform,
-    Taken,
-)
 
 T = TypeVar("T")
 
@@ -151,85 +142,7 @@ class SqliteStorage(PlanStorage):
 
     _snapshot = _read  # a read transaction is one snapshot of the file
 
-    def _now(self) -> str:
-        return encode_time(self._clock())
 
     async def close(self) -> None:
         await self._db.close()
 
-
-    # The inbox
-
-    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
-        return await self._run(_inbox.receive_events, list(events), self._now())
-
-    async def take_event(
-        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
-        shown: Sequence[str] = (), stale_before: datetime,
-    ) -> Taken:
-        return await self._run(
-            _inbox.take_event, platform, channel, holder, finished, list(shown), encode_time(stale_before), self._now()
-        )
-
-    async def event_holders(self, prefix: str) -> set[str]:
-        return await self._run(_inbox.event_holders, prefix)
-
-    async def release_started_events(self, holder: str) -> list[str]:
-        return await self._run(_inbox.release_started_events, holder)
-
-    async def give_back_event(self, event: int, holder: str) -> None:
-        await self._run(_inbox.give_back_event, event, holder)
-
-    async def waiting_chats(
-        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
-    ) -> list[str]:
-        return await self._run(
-            _inbox.waiting_chats, platform, encode_time(received_before), encode_time(stale_before), limit
-        )
-
-    # Leases
-
-    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
-        return await self._run(_leases.claim, list(names), holder, encode_time(until), self._now())
-
-    async def release(self, names: Sequence[str], holder: str) -> None:
-        await self._run(_leases.release, list(names), holder)
-
-    async def lease_holders(self, prefix: str) -> set[str]:
-        return await self._run(_leases.lease_holders, prefix, self._now())
-
-    async def release_holder(self, holder: str) -> int:
-        return await self._run(_leases.release_holder, holder)
-
-    # The outbox
-
-    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
-        await self._run(_outbox.add_notices, list(notices), self._now())
-
-    async def due_notices(
-        self, platform: Platform, now: datetime, *, limit: int = 100
-    ) -> list[OutboxNotice]:
-        return await self._run(_outbox.due_notices, platform, encode_time(now), limit)
-
-    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
-        return await self._run(_outbox.notices_with_keys, list(keys))
-
-    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
-        return await self._run(_outbox.pending_notices, platform, channel)
-
-    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
-        await self._run(_outbox.mark_notices_sent, list(keys), self._now())
-
-    async def retry_notice(
-        self, key: str, *, due: datetime, error: str, count: bool = True
-    ) -> None:
-        await self._run(_outbox.retry_notice, key, encode_time(due), error, count)
-
-    async def bury_notice(self, key: str, *, error: str) -> None:
-        await self._run(_outbox.bury_notice, key, error, self._now())
-
-    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
-        return await self._run(_outbox.notice_counts, platform)
-
-    async def prune_notices(self, before: datetime) -> int:
-        return await self._run(_outbox.prune_notices, encode_time(before))

@@ -11,7 +11,7 @@ from typing import Any, Final
 import asyncpg
 
 from .._cache import MoveCache
-from .._plan import ROWS, Duplicate
+from .._plan import Duplicate
 from .._rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
@@ -22,11 +22,11 @@ from .._rows import (
     move_from_row,
     player_from_row,
     settings_from_row,
+    utc,
 )
 from ..errors import NotFound, VersionConflict
 from ..queries.games import OPEN
 from ..records import ChatState, Game, GameChanges, MoveRecord, NewMove, NewNotice, Platform
-from ._outbox import insert_sql, notice_values
 from ._sql import Connection
 
 
@@ -58,12 +58,12 @@ async def chat_state(conn: Connection, cache: MoveCache, platform: Platform, cha
     row = await conn.fetchrow(_CHAT_STATE, platform, channel, user_id, *(held[:2] if held else (None, None)))
     game = None
     if row["game"] is not None and held is not None and row["cached"]:
-        game = game_from_row(row["game"], held[2], ROWS)
+        game = game_from_row(row["game"], held[2])
     elif row["game"] is not None:
-        moves = tuple(move_from_row(m, ROWS) for m in row["moves"] or ())
-        game = cache.put(game_from_row(row["game"], moves, ROWS))
-    players = (player_from_row(p, ROWS) for p in row["players"] or ())
-    sender = None if row["sender"] is None else player_from_row(row["sender"], ROWS)
+        moves = tuple(move_from_row(m) for m in row["moves"] or ())
+        game = cache.put(game_from_row(row["game"], moves))
+    players = (player_from_row(p) for p in row["players"] or ())
+    sender = None if row["sender"] is None else player_from_row(row["sender"])
     return ChatState(settings_from_row(platform, channel, row["settings"]), game,
                      {player.id: player for player in players}, sender)
 
@@ -76,7 +76,7 @@ async def change_game(conn: Connection, cache: MoveCache, before: tuple[MoveReco
     notices, in one statement."""
     values: list[Any] = [game_id, expected_version, now]
     assignments = ["version = version + 1", "updated = $3"]
-    for column, value in change_columns(changes, ROWS):
+    for column, value in change_columns(changes):
         values.append(value)
         assignments.append(f"{column} = ${len(values)}")
     sql = f"""UPDATE games SET {", ".join(assignments)} WHERE id = $1 AND version = $2
@@ -103,4 +103,52 @@ async def change_game(conn: Connection, cache: MoveCache, before: tuple[MoveReco
         if current is None:
             raise NotFound(f"no game {game_id}")
         raise VersionConflict(f"game {game_id}", expected_version, current)
-    return cache.put(game_from_row(row, before if added is None else (*before, added), ROWS))
+    return cache.put(game_from_row(row, before if added is None else (*before, added)))
+
+
+# The outbox insert inside the move's statement: the notices as one array per column, and the
+# locks queries/outbox.insert_notices takes (one per chat, in the same sorted order).
+
+# How many parameters notice_values() gives and insert_sql() takes.
+NOTICE_PARAMETERS: Final = 9
+
+
+def insert_sql(first: int, when: str = "TRUE") -> str:
+    """INSERT of the notices in parameters $first.. (notice_values()), when `when` holds;
+    a key that exists already is ignored."""
+    key, platform, channel, kind, payload, push, due, chats, now = (
+        f"${first + i}" for i in range(NOTICE_PARAMETERS)
+    )
+    return f"""INSERT INTO outbox (key, platform, channel, kind, payload, push, created, due)
+        SELECT n.key, n.platform, n.channel, n.kind, n.payload::json, n.push, {now},
+               coalesce(n.due, {now})
+        FROM unnest({key}::text[], {platform}::text[], {channel}::text[], {kind}::text[],
+                    {payload}::text[], {push}::boolean[], {due}::timestamptz[])
+             WITH ORDINALITY AS n (key, platform, channel, kind, payload, push, due, ord)
+        CROSS JOIN (SELECT count(*) FROM (
+            SELECT pg_advisory_xact_lock(hashtextextended(chat, 0))
+            FROM unnest({chats}::text[]) AS chat) AS each_chat) AS locked
+        WHERE {when}
+        ORDER BY n.ord
+        ON CONFLICT (key) DO NOTHING"""
+
+
+def notice_values(notices: Sequence[NewNotice], now: datetime) -> list[Any]:
+    """The parameters of insert_sql(): one array per column, the chats to lock, the time."""
+    chats = sorted({f"{n.platform}:{n.channel}" for n in notices})
+    return [
+        [n.key for n in notices],
+        [n.platform for n in notices],
+        [n.channel for n in notices],
+        [n.kind for n in notices],
+        [n.payload for n in notices],
+        [n.push for n in notices],
+        [None if n.due is None else utc(n.due) for n in notices],
+        chats,
+        now,
+    ]
+
+
+async def add_notices(conn: Connection, notices: Sequence[NewNotice], now: datetime) -> None:
+    if notices:
+        await conn.execute(insert_sql(1), *notice_values(notices, now))

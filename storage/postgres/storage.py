@@ -1,16 +1,16 @@
 """PostgresStorage: the Storage interface over a small asyncpg connection pool.
 
-Each public method runs a plan (storage/queries, through PlanStorage) or one function of the
-_games/_channels/_outbox/
-_leases modules on one pooled connection: one statement, or one transaction of several.
-Several processes may share the database; the compare-and-sets, the unique indexes and a few
-locks keep them apart (see _games.py and _outbox.py).
+The methods are PlanStorage's (storage/_storage.py): plans of storage/queries, written once
+for both databases, which this class runs on a pooled connection (`_write`, `_read`,
+`_snapshot`), but for the two calls every chat message makes, which take PostgreSQL's own
+one-statement forms (_fast.py). Several processes may share the database; the
+compare-and-sets, the unique indexes and a few locks keep them apart (queries/games.py,
+queries/outbox.py, queries/inbox.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 import asyncpg
@@ -18,7 +18,6 @@ import asyncpg
 from .._cache import MoveCache
 from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from .._plan import Duplicate, Plan
-from .._rows import utc
 from .._storage import PlanStorage
 from ..errors import StorageError, StorageUnavailable
 from ..queries import games
@@ -26,16 +25,12 @@ from ..records import (
     ChatState,
     Game,
     GameChanges,
-    NewEvent,
     NewMove,
     NewNotice,
-    NoticeCounts,
-    OutboxNotice,
     Platform,
     RatingUpdate,
-    Taken,
 )
-from . import _fast, _inbox, _leases, _outbox, migrate
+from . import _fast, migrate
 from ._sql import DATABASE_ERRORS, Connection, cause, connect_error, drive, is_away, redacted, storage_error
 
 T = TypeVar("T")
@@ -147,8 +142,6 @@ class PostgresStorage(PlanStorage):
     async def _snapshot(self, plan: Plan[T]) -> T:
         return await self._run(_in_transaction, plan, {"isolation": "repeatable_read", "readonly": True}, True)
 
-    def _now(self) -> datetime:
-        return utc(self._clock())
 
     # The calls every chat message makes, in one statement each where they can be (_fast.py).
 
@@ -169,79 +162,3 @@ class PostgresStorage(PlanStorage):
     async def close(self) -> None:
         await self._pool.close()
 
-
-    # The inbox
-
-    async def receive_events(self, events: Sequence[NewEvent]) -> list[str]:
-        return await self._run(_inbox.receive_events, list(events), self._now())
-
-    async def take_event(
-        self, platform: Platform, channel: str, holder: str, *, finished: int | None = None,
-        shown: Sequence[str] = (), stale_before: datetime,
-    ) -> Taken:
-        return await self._run(
-            _inbox.take_event, platform, channel, holder, finished, list(shown), utc(stale_before), self._now()
-        )
-
-    async def event_holders(self, prefix: str) -> set[str]:
-        return await self._run(_inbox.event_holders, prefix)
-
-    async def release_started_events(self, holder: str) -> list[str]:
-        return await self._run(_inbox.release_started_events, holder)
-
-    async def give_back_event(self, event: int, holder: str) -> None:
-        await self._run(_inbox.give_back_event, event, holder)
-
-    async def waiting_chats(
-        self, platform: Platform, *, received_before: datetime, stale_before: datetime, limit: int = 100
-    ) -> list[str]:
-        return await self._run(
-            _inbox.waiting_chats, platform, utc(received_before), utc(stale_before), limit
-        )
-
-    # Leases
-
-    async def claim(self, names: Sequence[str], holder: str, *, until: datetime) -> set[str]:
-        return await self._run(_leases.claim, list(names), holder, utc(until), self._now())
-
-    async def release(self, names: Sequence[str], holder: str) -> None:
-        await self._run(_leases.release, list(names), holder)
-
-    async def lease_holders(self, prefix: str) -> set[str]:
-        return await self._run(_leases.lease_holders, prefix, self._now())
-
-    async def release_holder(self, holder: str) -> int:
-        return await self._run(_leases.release_holder, holder)
-
-    # The outbox
-
-    async def add_notices(self, notices: Sequence[NewNotice]) -> None:
-        await self._run(_outbox.add_notices, list(notices), self._now())
-
-    async def due_notices(
-        self, platform: Platform, now: datetime, *, limit: int = 100
-    ) -> list[OutboxNotice]:
-        return await self._run(_outbox.due_notices, platform, utc(now), limit)
-
-    async def notices_with_keys(self, keys: Sequence[str]) -> list[OutboxNotice]:
-        return await self._run(_outbox.notices_with_keys, list(keys))
-
-    async def pending_notices(self, platform: Platform, channel: str) -> list[OutboxNotice]:
-        return await self._run(_outbox.pending_notices, platform, channel)
-
-    async def mark_notices_sent(self, keys: Sequence[str]) -> None:
-        await self._run(_outbox.mark_notices_sent, list(keys), self._now())
-
-    async def retry_notice(
-        self, key: str, *, due: datetime, error: str, count: bool = True
-    ) -> None:
-        await self._run(_outbox.retry_notice, key, utc(due), error, count)
-
-    async def bury_notice(self, key: str, *, error: str) -> None:
-        await self._run(_outbox.bury_notice, key, error, self._now())
-
-    async def notice_counts(self, platform: Platform | None = None) -> NoticeCounts:
-        return await self._run(_outbox.notice_counts, platform)
-
-    async def prune_notices(self, before: datetime) -> int:
-        return await self._run(_outbox.prune_notices, utc(before))

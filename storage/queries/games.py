@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from .._cache import MoveCache
-from .._plan import ROWS, Plan, count, marks, rows
+from .._plan import Plan, count, marks, rows
 from .._rows import (
     GAME_COLUMNS,
     GAME_VARIANT,
@@ -54,7 +54,7 @@ def create_game(cache: MoveCache, new: NewGame, notices: Sequence[NewNotice], no
         new.created_by, new.start_fen, new.status, new.deadline, new.remind_at, now, now,
     )
     yield from insert_notices(notices, now)
-    return cache.put(game_from_row(found[0], (), ROWS))
+    return cache.put(game_from_row(found[0], ()))
 
 
 def channel_busy(platform: str, channel: str, game_id: int | None = None) -> Plan[ChannelBusy]:
@@ -107,7 +107,7 @@ def change_game(cache: MoveCache, game_id: int, expected_version: int, move: New
     yield from insert_notices(notices, now)
     if moves is None:
         moves = yield from load_moves(game_id)
-    return cache.put(game_from_row(row, moves, ROWS))
+    return cache.put(game_from_row(row, moves))
 
 
 def undo_moves(cache: MoveCache, game_id: int, expected_version: int, plies: int, changes: GameChanges,
@@ -124,7 +124,7 @@ def undo_moves(cache: MoveCache, game_id: int, expected_version: int, plies: int
         raise ValueError(f"game {game_id} has {deleted} plies, cannot undo {plies}")
     yield from insert_notices(notices, now)
     moves = yield from load_moves(game_id)
-    return cache.put(game_from_row(row, moves, ROWS))
+    return cache.put(game_from_row(row, moves))
 
 
 def due_deadlines(now: datetime, platform: str | None) -> Plan[list[Game]]:
@@ -185,7 +185,7 @@ def channel_games(platform: str, channel: str, limit: int, before_id: int | None
 
 def load_moves(game_id: int) -> Plan[tuple[MoveRecord, ...]]:
     found = yield rows(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", game_id)
-    return tuple(move_from_row(row, ROWS) for row in found)
+    return tuple(move_from_row(row) for row in found)
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def _compare_and_set(game_id: int, expected_version: int, changes: GameChanges, 
     """Bump the version and apply `changes` if still at `expected_version`; the new row."""
     assignments = ["version = version + 1", "updated = ?"]
     values: list[Any] = [now]
-    for column, value in change_columns(changes, ROWS):
+    for column, value in change_columns(changes):
         assignments.append(f"{column} = ?")
         values.append(value)
     found = yield rows(
@@ -229,7 +229,7 @@ def _games(cache: MoveCache | None, where: str, *values: Any) -> Plan[list[Game]
     game_id, version = row[0], row[len(row) - 1]
     moves = cache.get(game_id, version)
     if moves is not None:
-        return [game_from_row(row, moves, ROWS)]
+        return [game_from_row(row, moves)]
     # Outside a snapshot (PostgreSQL runs this without a transaction, so that the usual call is
     # one statement) the moves are those of the row's version if the version did not move
     # while they were read: a write changes both in one transaction, and versions never repeat.
@@ -237,7 +237,7 @@ def _games(cache: MoveCache | None, where: str, *values: Any) -> Plan[list[Game]
         moves = yield from load_moves(game_id)
         now = yield rows(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
         if now and now[0][len(row) - 1] == version:
-            return [cache.put(game_from_row(row, moves, ROWS))]
+            return [cache.put(game_from_row(row, moves))]
         if not now:
             return []
         row, version = now[0], now[0][len(row) - 1]
@@ -251,5 +251,5 @@ def _with_moves(found: Sequence[Any]) -> Plan[list[Game]]:
     moves: dict[int, list[MoveRecord]] = {game_id: [] for game_id in ids}
     for row in (yield rows(f"SELECT game_id, {MOVE_COLUMNS} FROM moves WHERE game_id IN ({marks(len(ids))})"
                            " ORDER BY game_id, ply", *ids)):
-        moves[row[0]].append(move_from_row(row[1:], ROWS))
-    return [game_from_row(row, tuple(moves[row[0]]), ROWS) for row in found]
+        moves[row[0]].append(move_from_row(row[1:]))
+    return [game_from_row(row, tuple(moves[row[0]])) for row in found]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from .._plan import ROWS, Plan, marks, rows
+from .._plan import Plan, marks, rows
 from .._rows import (
     PLAYER_COLUMNS,
     RATING_COLUMNS,
@@ -29,27 +29,27 @@ def save_player(platform: str, user_id: str, display_name: str, now: datetime) -
             RETURNING {PLAYER_COLUMNS}""",
         platform, user_id, display_name, now, now,
     )
-    return player_from_row(found[0], ROWS)
+    return player_from_row(found[0])
 
 
 def get_player(player_id: int) -> Plan[Player]:
     found = yield rows(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", player_id)
     if not found:
         raise NotFound(f"no player {player_id}")
-    return player_from_row(found[0], ROWS)
+    return player_from_row(found[0])
 
 
 def get_players(player_ids: Sequence[int]) -> Plan[dict[int, Player]]:
     if not player_ids:
         return {}
     found = yield rows(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id IN ({marks(len(player_ids))})", *player_ids)
-    players = [player_from_row(row, ROWS) for row in found]
+    players = [player_from_row(row) for row in found]
     return {player.id: player for player in players}
 
 
 def find_player(platform: str, user_id: str) -> Plan[Player | None]:
     found = yield rows(f"SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ? AND user_id = ?", platform, user_id)
-    return player_from_row(found[0], ROWS) if found else None
+    return player_from_row(found[0]) if found else None
 
 
 def update_player(player_id: int, changes: dict[str, Any], now: datetime) -> Plan[Player]:
@@ -60,7 +60,7 @@ def update_player(player_id: int, changes: dict[str, Any], now: datetime) -> Pla
     )
     if not found:
         raise NotFound(f"no player {player_id}")
-    return player_from_row(found[0], ROWS)
+    return player_from_row(found[0])
 
 
 def get_rating(player_id: int, variant: str) -> Plan[PlayerRating]:
@@ -121,7 +121,7 @@ def top_players(platform: str, variant: str, community: str | None, limit: int, 
             LIMIT ?""",
         variant, platform, min_games, *(() if community is None else (community, variant)), INITIAL_RATING, limit,
     )
-    return [standing_from_row(row, ROWS, variant) for row in found]
+    return [standing_from_row(row, variant) for row in found]
 
 
 def channel_players(platform: str, channel: str) -> Plan[list[Player]]:
@@ -141,4 +141,4 @@ def channel_players(platform: str, channel: str) -> Plan[list[Player]]:
             ORDER BY seen.last_game DESC, players.id""",
         platform, channel, platform, channel,
     )
-    return [player_from_row(row, ROWS) for row in found]
+    return [player_from_row(row) for row in found]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, time
 
-from .._plan import ROWS, Plan, count, lock, many, rows
+from .._plan import Plan, count, lock, many, rows
 from .._rows import (
     ATTEMPT_COLUMNS,
     POST_COLUMNS,
@@ -82,7 +82,7 @@ def subscribe(platform: str, channel: str, local_time: time, timezone: str, lang
         # Hours and minutes, as SQLite keeps them ("HH:MM").
         platform, channel, local_time.replace(second=0, microsecond=0, tzinfo=None), timezone, language, now,
     )
-    return subscription_from_row(found[0], ROWS)
+    return subscription_from_row(found[0])
 
 
 def unsubscribe(platform: str, channel: str) -> Plan[bool]:
@@ -98,12 +98,12 @@ def get_subscription(platform: str, channel: str) -> Plan[Subscription | None]:
         f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE platform = ? AND channel = ? AND active",
         platform, channel,
     )
-    return subscription_from_row(found[0], ROWS) if found else None
+    return subscription_from_row(found[0]) if found else None
 
 
 def subscriptions() -> Plan[list[Subscription]]:
     found = yield rows(f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE active ORDER BY id")
-    return [subscription_from_row(row, ROWS) for row in found]
+    return [subscription_from_row(row) for row in found]
 
 
 def record_post(subscription_id: int, local_date: date, puzzle_id: str, notices: Sequence[NewNotice],
@@ -143,7 +143,7 @@ def get_post(post_id: int) -> Plan[PuzzlePost]:
     found = yield rows(f"SELECT {POST_COLUMNS} FROM puzzle_posts WHERE id = ?", post_id)
     if not found:
         raise NotFound(f"no puzzle post {post_id}")
-    return post_from_row(found[0], ROWS)
+    return post_from_row(found[0])
 
 
 def latest_post(platform: str, channel: str) -> Plan[PuzzlePost | None]:
@@ -157,7 +157,7 @@ def recent_posts(platform: str, channel: str, limit: int) -> Plan[list[PuzzlePos
             ORDER BY id DESC LIMIT ?""",
         platform, channel, limit,
     )
-    return [post_from_row(row, ROWS) for row in found]
+    return [post_from_row(row) for row in found]
 
 
 def posted_puzzle_ids(platform: str, channel: str) -> Plan[set[str]]:
@@ -184,14 +184,14 @@ def record_attempt(post_id: int, player_id: int, solved: bool, now: datetime) ->
     )
     if solved and post.local_date is not None:
         yield from _extend_streak(post, post.local_date, player_id)
-    return attempt_from_row(found[0], ROWS)
+    return attempt_from_row(found[0])
 
 
 def get_attempt(post_id: int, player_id: int) -> Plan[PuzzleAttempt | None]:
     found = yield rows(
         f"SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE post_id = ? AND player_id = ?", post_id, player_id
     )
-    return attempt_from_row(found[0], ROWS) if found else None
+    return attempt_from_row(found[0]) if found else None
 
 
 def get_streak(platform: Platform, channel: str, player_id: int) -> Plan[Streak]:
@@ -199,7 +199,7 @@ def get_streak(platform: Platform, channel: str, player_id: int) -> Plan[Streak]
         f"SELECT {STREAK_COLUMNS} FROM streaks WHERE platform = ? AND channel = ? AND player_id = ?",
         platform, channel, player_id,
     )
-    return streak_from_row(platform, channel, player_id, found[0] if found else None, ROWS)
+    return streak_from_row(platform, channel, player_id, found[0] if found else None)
 
 
 def puzzle_leaderboard(platform: str, channel: str, local_date: date | None, limit: int) -> Plan[list[PuzzleScore]]:
@@ -223,7 +223,7 @@ def get_progress(post_id: int, player_id: int) -> Plan[PuzzleProgress | None]:
     found = yield rows(
         f"SELECT {PROGRESS_COLUMNS} FROM puzzle_progress WHERE post_id = ? AND player_id = ?", post_id, player_id
     )
-    return progress_from_row(found[0], ROWS) if found else None
+    return progress_from_row(found[0]) if found else None
 
 
 def save_progress(post_id: int, player_id: int, ply: int, gave_up: bool, now: datetime) -> Plan[PuzzleProgress]:
@@ -236,7 +236,7 @@ def save_progress(post_id: int, player_id: int, ply: int, gave_up: bool, now: da
             RETURNING {PROGRESS_COLUMNS}""",
         post_id, player_id, ply, gave_up, now,
     )
-    return progress_from_row(found[0], ROWS)
+    return progress_from_row(found[0])
 
 
 def _insert_post(platform: str, channel: str, puzzle_id: str, now: datetime, subscription_id: int | None = None,
@@ -250,7 +250,7 @@ def _insert_post(platform: str, channel: str, puzzle_id: str, now: datetime, sub
             RETURNING {POST_COLUMNS}""",
         platform, channel, puzzle_id, subscription_id, local_date, now,
     )
-    return post_from_row(found[0], ROWS) if found else None
+    return post_from_row(found[0]) if found else None
 
 
 def _already_posted(platform: str, channel: str, puzzle_id: str) -> PuzzleAlreadyPosted:

@@ -27,8 +27,9 @@ from storage import (
     open_storage,
 )
 from storage import _migrations as history
-from storage.postgres import _outbox
 from storage.postgres import migrate as pg_migrate
+from storage.postgres._sql import drive
+from storage.queries.outbox import insert_notices
 
 from ..pgserver import PgServer, free_port
 from .storage_helpers import START_FEN, FakeClock
@@ -381,7 +382,7 @@ async def test_a_notice_never_overtakes_an_earlier_one_still_being_written(
         writer = await asyncpg.connect(pg_url)
         try:
             async with writer.transaction():
-                await _outbox.add_notices(writer, [notice("first", "C1")], clock.now)
+                await drive(writer, insert_notices([notice("first", "C1")], clock.now))
                 later = asyncio.create_task(storage.add_notices([notice("second", "C1")]))
                 await storage.add_notices([notice("elsewhere", "C2")])  # not held up
                 await asyncio.sleep(0.3)
