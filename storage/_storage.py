@@ -113,7 +113,7 @@ class PlanStorage(Storage):
 
     async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
         try:
-            return await self._write(games.create_game(self._moves, new, list(notices), self._time()))
+            return self._moves.put(await self._write(games.create_game(new, list(notices), self._time())))
         except Duplicate as error:  # the chat's one open game
             raise await self._read(games.channel_busy(new.platform, new.channel)) from error
 
@@ -142,13 +142,14 @@ class PlanStorage(Storage):
     async def _changing(self, game_id: int, plan: Plan[Game]) -> Game:
         """Runs a write to game `game_id`; the chat's one open game refusing it is ChannelBusy."""
         try:
-            return await self._write(plan)
+            # Cached once committed: a version that never committed must not be served.
+            return self._moves.put(await self._write(plan))
         except Duplicate as error:
             raise await self._read(games.channel_busy("", "", game_id)) from error
 
     async def undo_moves(self, game_id: int, expected_version: int, count: int, changes: GameChanges = NO_CHANGES,
                          *, notices: Sequence[NewNotice] = ()) -> Game:
-        return await self._changing(game_id, games.undo_moves(self._moves, game_id, expected_version, count, changes,
+        return await self._changing(game_id, games.undo_moves(game_id, expected_version, count, changes,
                                                               list(notices), self._time()))
 
     async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:

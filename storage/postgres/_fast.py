@@ -68,7 +68,7 @@ async def chat_state(conn: Connection, cache: MoveCache, platform: Platform, cha
                      {player.id: player for player in players}, sender)
 
 
-async def change_game(conn: Connection, cache: MoveCache, before: tuple[MoveRecord, ...], game_id: int,
+async def change_game(conn: Connection, before: tuple[MoveRecord, ...], game_id: int,
                       expected_version: int, move: NewMove | None, changes: GameChanges,
                       notices: Sequence[NewNotice], now: datetime) -> Game:
     """queries.games.change_game without ratings, for a game whose moves at `expected_version`
@@ -103,7 +103,7 @@ async def change_game(conn: Connection, cache: MoveCache, before: tuple[MoveReco
         if current is None:
             raise NotFound(f"no game {game_id}")
         raise VersionConflict(f"game {game_id}", expected_version, current)
-    return cache.put(game_from_row(row, before if added is None else (*before, added)))
+    return game_from_row(row, before if added is None else (*before, added))
 
 
 # The outbox insert inside the move's statement: the notices as one array per column, and the
@@ -147,8 +147,3 @@ def notice_values(notices: Sequence[NewNotice], now: datetime) -> list[Any]:
         chats,
         now,
     ]
-
-
-async def add_notices(conn: Connection, notices: Sequence[NewNotice], now: datetime) -> None:
-    if notices:
-        await conn.execute(insert_sql(1), *notice_values(notices, now))

@@ -1,4 +1,4 @@
-"""Helpers shared by the PostgreSQL query modules: the connection type, errors, row counts."""
+"""PostgreSQL's driver: how a plan runs on an asyncpg connection, the errors, row counts."""
 
 from __future__ import annotations
 

@@ -154,8 +154,8 @@ class PostgresStorage(PlanStorage):
         if before is None or ratings:
             return await super()._change(game_id, expected_version, move, changes, ratings, notices)
         try:
-            return await self._run(_fast.change_game, self._moves, before, game_id, expected_version, move, changes,
-                                   notices, self._time())
+            return self._moves.put(await self._run(_fast.change_game, before, game_id, expected_version, move,
+                                                   changes, notices, self._time()))
         except Duplicate as error:
             raise await self._read(games.channel_busy("", "", game_id)) from error
 

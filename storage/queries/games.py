@@ -8,7 +8,8 @@ VersionConflict. The compare-and-set holds the game's row (and SQLite's write lo
 its version, so no other writer can add a ply before this transaction ends.
 
 A game's moves come from the move cache when it holds them at the row's version (the usual
-case: every write puts the game it returns), else from the moves table.
+case: PlanStorage puts the game every write returns, once it is committed), else from the
+moves table.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ OPEN: Final = "status IN ('challenge', 'active')"
 _NO_ID: Final = 2**63 - 1  # "before no id": every game
 
 
-def create_game(cache: MoveCache, new: NewGame, notices: Sequence[NewNotice], now: datetime) -> Plan[Game]:
+def create_game(new: NewGame, notices: Sequence[NewNotice], now: datetime) -> Plan[Game]:
     """The new game (a Duplicate when the chat has an open one already: see channel_busy)."""
     white_player, white_engine = seat_columns(new.white)
     black_player, black_engine = seat_columns(new.black)
@@ -54,7 +55,7 @@ def create_game(cache: MoveCache, new: NewGame, notices: Sequence[NewNotice], no
         new.created_by, new.start_fen, new.status, new.deadline, new.remind_at, now, now,
     )
     yield from insert_notices(notices, now)
-    return cache.put(game_from_row(found[0], ()))
+    return game_from_row(found[0], ())
 
 
 def channel_busy(platform: str, channel: str, game_id: int | None = None) -> Plan[ChannelBusy]:
@@ -107,10 +108,10 @@ def change_game(cache: MoveCache, game_id: int, expected_version: int, move: New
     yield from insert_notices(notices, now)
     if moves is None:
         moves = yield from load_moves(game_id)
-    return cache.put(game_from_row(row, moves))
+    return game_from_row(row, moves)
 
 
-def undo_moves(cache: MoveCache, game_id: int, expected_version: int, plies: int, changes: GameChanges,
+def undo_moves(game_id: int, expected_version: int, plies: int, changes: GameChanges,
                notices: Sequence[NewNotice], now: datetime) -> Plan[Game]:
     if plies < 1:
         raise ValueError(f"undo at least one ply, not {plies}")
@@ -124,7 +125,7 @@ def undo_moves(cache: MoveCache, game_id: int, expected_version: int, plies: int
         raise ValueError(f"game {game_id} has {deleted} plies, cannot undo {plies}")
     yield from insert_notices(notices, now)
     moves = yield from load_moves(game_id)
-    return cache.put(game_from_row(row, moves))
+    return game_from_row(row, moves)
 
 
 def due_deadlines(now: datetime, platform: str | None) -> Plan[list[Game]]:

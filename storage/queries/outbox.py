@@ -22,7 +22,7 @@ _WAITING: Final = "sent IS NULL AND dead IS NULL"
 
 
 def chat_lock(platform: str, channel: str) -> str:
-    """The name of the lock on a chat's outbox (the one postgres/_outbox.insert_sql takes too)."""
+    """The name of the lock on a chat's outbox (the one postgres/_fast.insert_sql takes too)."""
     return f"{platform}:{channel}"
 
 
