@@ -4,7 +4,8 @@
         player = await storage.get_or_create_player("discord", "1234", "Somchai")
 """
 
-from .base import Storage
+from ._rows import extended_streak
+from .base import Answer, Storage
 from .errors import (
     ChannelBusy,
     IncompatibleDatabase,
@@ -66,6 +67,7 @@ __all__ = [
     "NO_CHANGES",
     "OPEN_STATUSES",
     "UNCHANGED",
+    "Answer",
     "ChannelBusy",
     "ChannelSettings",
     "ChatState",
@@ -108,6 +110,7 @@ __all__ = [
     "Subscription",
     "Taken",
     "VersionConflict",
+    "extended_streak",
     "is_database_url",
     "open_storage",
     "wait_for_storage",

@@ -12,7 +12,7 @@ from ._cache import MoveCache
 from ._common import Clock
 from ._plan import Duplicate, Plan
 from ._rows import utc
-from .base import Storage
+from .base import Answer, Storage
 from .queries import channels, games, inbox, leases, outbox, players, puzzles
 from .records import (
     NO_CHANGES,
@@ -111,9 +111,12 @@ class PlanStorage(Storage):
 
     # Games (storage/queries/games.py)
 
-    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
+    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = (),
+                          answer: Answer[Game] | None = None) -> Game:
+        now = self._time()
         try:
-            return self._moves.put(await self._write(games.create_game(new, list(notices), self._time())))
+            made = await self._write(_answered(games.create_game(new, list(notices), now), answer, now))
+            return self._moves.put(made)
         except Duplicate as error:  # the chat's one open game
             raise await self._read(games.channel_busy(new.platform, new.channel)) from error
 
@@ -204,11 +207,13 @@ class PlanStorage(Storage):
         return await self._read(puzzles.pick_puzzle(platform, channel, min_rating, max_rating))
 
     async def subscribe(self, platform: Platform, channel: str, local_time: time, timezone: str,
-                        language: str | None = None) -> Subscription:
-        return await self._write(puzzles.subscribe(platform, channel, local_time, timezone, language, self._time()))
+                        language: str | None = None, *, answer: Answer[Subscription] | None = None) -> Subscription:
+        now = self._time()
+        return await self._write(_answered(puzzles.subscribe(platform, channel, local_time, timezone, language, now),
+                                           answer, now))
 
-    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
-        return await self._write(puzzles.unsubscribe(platform, channel))
+    async def unsubscribe(self, platform: Platform, channel: str, *, answer: Answer[bool] | None = None) -> bool:
+        return await self._write(_answered(puzzles.unsubscribe(platform, channel), answer, self._time()))
 
     async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
         return await self._read(puzzles.get_subscription(platform, channel))
@@ -221,8 +226,10 @@ class PlanStorage(Storage):
         return await self._write(puzzles.record_post(subscription_id, local_date, puzzle_id, list(notices),
                                                      self._time()))
 
-    async def record_extra_post(self, platform: Platform, channel: str, puzzle_id: str) -> PuzzlePost:
-        return await self._write(puzzles.record_extra_post(platform, channel, puzzle_id, self._time()))
+    async def record_extra_post(self, platform: Platform, channel: str, puzzle_id: str, *,
+                                answer: Answer[PuzzlePost] | None = None) -> PuzzlePost:
+        now = self._time()
+        return await self._write(_answered(puzzles.record_extra_post(platform, channel, puzzle_id, now), answer, now))
 
     async def get_post(self, post_id: int) -> PuzzlePost:
         return await self._read(puzzles.get_post(post_id))
@@ -233,8 +240,11 @@ class PlanStorage(Storage):
     async def posted_puzzle_ids(self, platform: Platform, channel: str) -> set[str]:
         return await self._read(puzzles.posted_puzzle_ids(platform, channel))
 
-    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
-        return await self._write(puzzles.record_attempt(post_id, player_id, solved, self._time()))
+    async def record_attempt(self, post_id: int, player_id: int, solved: bool, *, progress: int | None = None,
+                             answer: Answer[PuzzleAttempt] | None = None) -> PuzzleAttempt:
+        now = self._time()
+        return await self._write(_answered(puzzles.record_attempt(post_id, player_id, solved, now, progress),
+                                           answer, now))
 
     async def get_attempt(self, post_id: int, player_id: int) -> PuzzleAttempt | None:
         return await self._read(puzzles.get_attempt(post_id, player_id))
@@ -252,8 +262,10 @@ class PlanStorage(Storage):
     async def get_progress(self, post_id: int, player_id: int) -> PuzzleProgress | None:
         return await self._read(puzzles.get_progress(post_id, player_id))
 
-    async def save_progress(self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False) -> PuzzleProgress:
-        return await self._write(puzzles.save_progress(post_id, player_id, ply, gave_up, self._time()))
+    async def save_progress(self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False,
+                            answer: Answer[PuzzleProgress] | None = None) -> PuzzleProgress:
+        now = self._time()
+        return await self._write(_answered(puzzles.save_progress(post_id, player_id, ply, gave_up, now), answer, now))
 
     # Outbox (storage/queries/outbox.py)
 
@@ -329,3 +341,11 @@ class PlanStorage(Storage):
 
     async def release_holder(self, holder: str) -> int:
         return await self._write(leases.release_holder(holder))
+
+
+def _answered(plan: Plan[T], answer: Answer[T] | None, now: datetime) -> Plan[T]:
+    """`plan`, then the notices `answer` makes from what it returns, in the same transaction."""
+    result = yield from plan
+    if answer is not None:
+        yield from outbox.insert_notices(list(answer(result)), now)
+    return result

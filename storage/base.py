@@ -1,16 +1,16 @@
-"""The storage interface the bot's services call; SQLite implements it (sqlite.py).
+"""The storage interface the bot's services call; PlanStorage implements it once for SQLite
+and PostgreSQL (_storage.py).
 
-It speaks only in records (records.py) and errors (errors.py), never in SQL, so another
-database can be put behind it later.
+It speaks only in records (records.py) and errors (errors.py), never in SQL.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, time
 from types import TracebackType
-from typing import Self
+from typing import Self, TypeAlias, TypeVar
 
 from .records import (
     NO_CHANGES,
@@ -40,6 +40,14 @@ from .records import (
     Subscription,
     Taken,
 )
+
+T = TypeVar("T")
+
+# The answer to the message that makes a change, as outbox rows made from what the change
+# returns (a new game's answer shows its id): the storage stores them in the change's own
+# transaction, so that a message handled again after a crash finds both or neither. It runs
+# inside the transaction (on SQLite's worker thread): quick, pure, no I/O.
+Answer: TypeAlias = Callable[[T], Sequence[NewNotice]]
 
 
 class Storage(ABC):
@@ -132,9 +140,12 @@ class Storage(ABC):
     # Games
 
     @abstractmethod
-    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = ()) -> Game:
+    async def create_game(self, new: NewGame, *, notices: Sequence[NewNotice] = (),
+                          answer: Answer[Game] | None = None) -> Game:
         """Store a new challenge or game (and `notices`); ChannelBusy if the channel
-        already has one open, and then nothing is stored."""
+        already has one open, and then nothing is stored. `answer(game)` makes the notices
+        that answer the message that made it (they show its id); they are stored in the same
+        transaction (see Answer)."""
 
     @abstractmethod
     async def get_game(self, game_id: int) -> Game:
@@ -280,12 +291,15 @@ class Storage(ABC):
         local_time: time,
         timezone: str,
         language: str | None = None,
+        *,
+        answer: Answer[Subscription] | None = None,
     ) -> Subscription:
-        """Start (or change) a chat's daily puzzle at `local_time` in `timezone`."""
+        """Start (or change) a chat's daily puzzle at `local_time` in `timezone` (and store
+        `answer`'s notices with it)."""
 
     @abstractmethod
-    async def unsubscribe(self, platform: Platform, channel: str) -> bool:
-        """Stop a chat's daily puzzle; False if it was not subscribed."""
+    async def unsubscribe(self, platform: Platform, channel: str, *, answer: Answer[bool] | None = None) -> bool:
+        """Stop a chat's daily puzzle; False if it was not subscribed (`answer` as create_game's)."""
 
     @abstractmethod
     async def get_subscription(self, platform: Platform, channel: str) -> Subscription | None:
@@ -314,9 +328,9 @@ class Storage(ABC):
 
     @abstractmethod
     async def record_extra_post(
-        self, platform: Platform, channel: str, puzzle_id: str
+        self, platform: Platform, channel: str, puzzle_id: str, *, answer: Answer[PuzzlePost] | None = None
     ) -> PuzzlePost:
-        """Record a puzzle shown on demand (not the daily one)."""
+        """Record a puzzle shown on demand (not the daily one; `answer` as create_game's)."""
 
     @abstractmethod
     async def get_post(self, post_id: int) -> PuzzlePost:
@@ -331,10 +345,12 @@ class Storage(ABC):
         """Ids of every puzzle the chat has been shown."""
 
     @abstractmethod
-    async def record_attempt(self, post_id: int, player_id: int, solved: bool) -> PuzzleAttempt:
+    async def record_attempt(self, post_id: int, player_id: int, solved: bool, *, progress: int | None = None,
+                             answer: Answer[PuzzleAttempt] | None = None) -> PuzzleAttempt:
         """Count one try at a post; the first solve of a daily post extends the streak.
 
-        Tries after the post is solved change nothing.
+        Tries after the post is solved change nothing. With `progress`, the player's place
+        in the solution is saved in the same transaction (`answer` as create_game's).
         """
 
     @abstractmethod
@@ -368,9 +384,11 @@ class Storage(ABC):
 
     @abstractmethod
     async def save_progress(
-        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False
+        self, post_id: int, player_id: int, ply: int, *, gave_up: bool = False,
+        answer: Answer[PuzzleProgress] | None = None,
     ) -> PuzzleProgress:
-        """Record a player's place in a post's solution (and whether they gave up)."""
+        """Record a player's place in a post's solution (and whether they gave up; `answer`
+        as create_game's)."""
 
     # Webhook de-duplication
 

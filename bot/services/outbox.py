@@ -19,8 +19,9 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from storage import Answer
 from storage.records import NewNotice
 
 from ..clock import Clock
@@ -55,6 +56,7 @@ class DeliveryError(Exception):
         self.permanent = permanent
 
 
+T = TypeVar("T")
 Send = Callable[[Notice], Awaitable[None]]
 Prepare = Callable[[Reply], Awaitable[Reply]]
 
@@ -91,6 +93,24 @@ def event_keys(platform: Platform, event: str) -> list[str]:
     """
     digest = hashlib.blake2b(f"{platform}:{event}".encode(), digest_size=10).hexdigest()
     return [f"{digest}{n:02d}" for n in range(EVENT_KEYS)]
+
+
+class AnswerWith(Protocol):
+    """Makes the storage's ``answer`` for a change from ``build``, which makes the replies out of
+    what the change returns, and the list that gets them (the game service's Table.answer_with:
+    the answer is stored in the outbox with the change)."""
+
+    def __call__(self, build: Callable[[T], Sequence[Reply]]) -> tuple[Answer[T], list[Reply]]: ...
+
+
+def unkept(build: Callable[[T], Sequence[Reply]]) -> tuple[Answer[T], list[Reply]]:
+    """An AnswerWith that keeps nothing in the outbox (a message without an event id)."""
+    shown: list[Reply] = []
+
+    def answer(result: T) -> list[Any]:
+        shown[:] = build(result)
+        return []
+    return answer, shown
 
 
 class Outbox:

@@ -73,7 +73,7 @@ class Presenter:
             return self.t(language, "time.hours", n=seconds // 3600)
         return self.t(language, "time.minutes", n=seconds // 60)
 
-    async def challenge(self, language: str, game: Game, names: dict[str, str], opponent: Player | None) -> Reply:
+    def challenge(self, language: str, game: Game, names: dict[str, str], opponent: Player | None) -> Reply:
         side = "w" if game.white is not None and game.white.player_id == game.created_by else "b"
         challenger, colour = names[side], self.t(language, f"colour.{side}")
         if opponent is not None:

@@ -29,8 +29,8 @@ from makruk import (
     InvalidMoveError,
     Move,
 )
-from storage import PuzzleAlreadyPosted
-from storage.records import Player, Puzzle, PuzzlePost, Subscription
+from storage import PuzzleAlreadyPosted, extended_streak
+from storage.records import Player, Puzzle, PuzzleAttempt, PuzzlePost, Subscription
 
 from ..clock import Clock, SystemClock
 from ..config import Settings
@@ -39,7 +39,7 @@ from ..messages import Action, BoardView, Incoming, Platform, Reply
 from .claims import Claims
 from .errors import Refusal
 from .notation import move_text, square_text
-from .outbox import new_notice
+from .outbox import AnswerWith, new_notice, unkept
 from .presenter import Render
 
 log = logging.getLogger(__name__)
@@ -102,13 +102,15 @@ class PuzzleService:
 
     # --- entry points for the game service ----------------------------------------------
 
-    async def command(self, msg: Incoming, language: str, name: str, args: tuple[str, ...]) -> list[Reply]:
+    async def command(self, msg: Incoming, language: str, name: str, args: tuple[str, ...],
+                      keep: AnswerWith = unkept) -> list[Reply]:
         """``puzzle``, ``hint``, ``giveup``, ``subscribe``, ``unsubscribe``, ``puzzletop`` or
-        ``streak``; raises Refusal like the game service's commands."""
+        ``streak``; raises Refusal like the game service's commands. What a command changes is
+        stored with its answer (``keep``)."""
         handler = getattr(self, f"_cmd_{name}")
-        return await handler(msg, language, args)
+        return await handler(msg, language, args, keep)
 
-    async def answer(self, msg: Incoming, language: str, text: str) -> list[Reply] | None:
+    async def answer(self, msg: Incoming, language: str, text: str, keep: AnswerWith = unkept) -> list[Reply] | None:
         """A bare move for the chat's open puzzle; None when there is none or ``text`` is no move."""
         post = await self._open_post(msg)
         if post is None:
@@ -127,7 +129,7 @@ class PuzzleService:
             raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
         player = known or await self._player(msg)
         await self._require_unfinished(post, player)
-        return await self._try(msg, language, post, puzzle, player, ply, board, move)
+        return await self._try(msg, language, post, puzzle, player, ply, board, move, keep)
 
     async def tick(self, platform: Platform | None = None) -> None:
         """Each subscription's daily post, once its local time has come and if not sent yet;
@@ -174,7 +176,8 @@ class PuzzleService:
             reveal.append(earlier[0])  # an extra puzzle is revealed by the next post
         title = self.t(language, "puzzle.daily", weekday=self.t(language, f"puzzle.weekday.{today.weekday()}"),
                        rating=puzzle.rating or "?")
-        reply = await self._post_reply(language, puzzle, title, sorted(reveal, key=lambda p: p.id))
+        revealed = await self._revealed(language, sorted(reveal, key=lambda p: p.id))
+        reply = self._post_reply(language, puzzle, title, revealed)
         settings = await self.storage.get_channel_settings(sub.platform, sub.channel)
         notice, _ = new_notice(sub.platform, sub.channel, "daily_puzzle", reply,
                                push=settings.push_notices is not False)
@@ -185,7 +188,8 @@ class PuzzleService:
         except PuzzleAlreadyPosted:
             pass  # another process showed it a moment ago; the next tick picks again
 
-    async def _cmd_puzzle(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
+    async def _cmd_puzzle(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
         """An extra puzzle, any time; it becomes the chat's current one and counts for no streak.
         ``puzzle help`` lists the puzzle commands."""
         if args and self.catalog.command_for(args[0]) == "help":
@@ -194,24 +198,27 @@ class PuzzleService:
         puzzle = await self.storage.pick_puzzle(msg.platform, msg.channel)
         if puzzle is None:
             raise Refusal("puzzle_bank_empty", private=False)
+        revealed = await self._revealed(language, [p for p in earlier if p.subscription_id is None])
+        title = self.t(language, "puzzle.extra", rating=puzzle.rating or "?")
+        answer, shown = keep(lambda post: [self._post_reply(language, puzzle, title, revealed)])
         try:
-            await self.storage.record_extra_post(msg.platform, msg.channel, puzzle.id)
+            await self.storage.record_extra_post(msg.platform, msg.channel, puzzle.id, answer=answer)
         except PuzzleAlreadyPosted:
             raise Refusal("conflict") from None
-        reveal = [p for p in earlier if p.subscription_id is None]
-        title = self.t(language, "puzzle.extra", rating=puzzle.rating or "?")
-        return [await self._post_reply(language, puzzle, title, reveal)]
+        return [await self.with_card(reply) for reply in shown]
 
-    async def _post_reply(self, language: str, puzzle: Puzzle, title: str, reveal: list[PuzzlePost]) -> Reply:
+    async def _revealed(self, language: str, posts: list[PuzzlePost]) -> list[str]:
+        """The lines that give away the solutions of earlier posts."""
+        return [self.t(language, "puzzle.previous", line=solution_text(language, await self._puzzle(post.puzzle_id)))
+                for post in posts]
+
+    def _post_reply(self, language: str, puzzle: Puzzle, title: str, revealed: list[str]) -> Reply:
         board = Board(puzzle.fen)
         first = Move.from_uci(puzzle.solution[0])
         example = next(m for m in board.legal_moves() if m != first)  # any move but the answer
         lines = [title, self._caption(language, puzzle, board),
-                 self.t(language, "puzzle.how", example=move_text(language, board, example))]
-        for post in reveal:
-            earlier = await self._puzzle(post.puzzle_id)
-            lines.append(self.t(language, "puzzle.previous", line=solution_text(language, earlier)))
-        return await self._card(language, puzzle, board, "\n".join(lines), kind="puzzle")
+                 self.t(language, "puzzle.how", example=move_text(language, board, example)), *revealed]
+        return self._card(language, puzzle, board, "\n".join(lines), kind="puzzle")
 
     async def _pick(self, platform: str, channel: str, weekday: int) -> Puzzle | None:
         """An unseen puzzle of the weekday's band; else of the nearest band, easier first."""
@@ -228,34 +235,45 @@ class PuzzleService:
     # --- answering --------------------------------------------------------------------
 
     async def _try(self, msg: Incoming, language: str, post: PuzzlePost, puzzle: Puzzle, player: Player,
-                   ply: int, board: Board, move: Move) -> list[Reply]:
+                   ply: int, board: Board, move: Move, keep: AnswerWith) -> list[Reply]:
         expected = Move.from_uci(puzzle.solution[ply])
         last = ply == len(puzzle.solution) - 1
         notation = move_text(language, board, move)
         board.push(move)
         right = move == expected or (last and is_mate_puzzle(puzzle) and board.is_checkmate())
         if not right:
-            attempt = await self.storage.record_attempt(post.id, player.id, False)
-            return [Reply(kind="puzzle_wrong", text=self.t(language, "puzzle.wrong", name=msg.user.name,
-                                                            move=notation, tries=attempt.tries), language=language)]
+            def wrong(attempt: PuzzleAttempt) -> list[Reply]:
+                text = self.t(language, "puzzle.wrong", name=msg.user.name, move=notation, tries=attempt.tries)
+                return [Reply(kind="puzzle_wrong", text=text, language=language)]
+            tried, shown = keep(wrong)
+            await self.storage.record_attempt(post.id, player.id, False, answer=tried)
+            return shown
         if last:
-            attempt = await self.storage.record_attempt(post.id, player.id, True)
-            await self.storage.save_progress(post.id, player.id, ply + 1)
-            text = self.t(language, "puzzle.solved", name=msg.user.name, move=notation, tries=attempt.tries)
-            if post.local_date is not None:
-                streak = await self.storage.get_streak(post.platform, post.channel, player.id)
-                text += "\n" + self.t(language, "puzzle.solved.streak", current=streak.current, best=streak.best)
-            else:
-                text += "\n" + self.t(language, "puzzle.solved.extra")
-            return [await self._card(language, puzzle, board, text, kind="puzzle_solved", last=move, solved=True)]
+            day = post.local_date
+            before = await self.storage.get_streak(post.platform, post.channel, player.id) if day else None
+
+            def solved(attempt: PuzzleAttempt) -> list[Reply]:
+                text = self.t(language, "puzzle.solved", name=msg.user.name, move=notation, tries=attempt.tries)
+                if day is not None and before is not None:  # the streak as the solve leaves it
+                    streak = extended_streak(before, day) or before
+                    text += "\n" + self.t(language, "puzzle.solved.streak", current=streak.current, best=streak.best)
+                else:
+                    text += "\n" + self.t(language, "puzzle.solved.extra")
+                return [self._card(language, puzzle, board, text, kind="puzzle_solved", last=move, solved=True)]
+            solving, shown = keep(solved)
+            await self.storage.record_attempt(post.id, player.id, True, progress=ply + 1, answer=solving)
+            return [await self.with_card(reply) for reply in shown]
         reply = Move.from_uci(puzzle.solution[ply + 1])
         reply_notation = move_text(language, board, reply)
         board.push(reply)
-        await self.storage.save_progress(post.id, player.id, ply + 2)
         text = self.t(language, "puzzle.right", name=msg.user.name, move=notation, reply=reply_notation)
-        return [await self._card(language, puzzle, board, text, kind="puzzle", last=reply)]
+        card = self._card(language, puzzle, board, text, kind="puzzle", last=reply)
+        answer, shown = keep(lambda progress: [card])
+        await self.storage.save_progress(post.id, player.id, ply + 2, answer=answer)
+        return [await self.with_card(card) for card in shown]
 
-    async def _cmd_hint(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
+    async def _cmd_hint(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
         post = await self._require_open_post(msg)
         puzzle = await self._puzzle(post.puzzle_id)
         player = await self._player(msg)
@@ -268,7 +286,8 @@ class PuzzleService:
         text = self.t(language, "puzzle.hint", piece=name, square=square_text(language, move.from_square))
         return [Reply(kind="puzzle_hint", text=text, language=language, private=True)]
 
-    async def _cmd_giveup(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
+    async def _cmd_giveup(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
         post = await self._require_open_post(msg)
         puzzle = await self._puzzle(post.puzzle_id)
         player = await self._player(msg)
@@ -280,18 +299,26 @@ class PuzzleService:
 
     # --- subscriptions, streaks, leaderboards -------------------------------------------------
 
-    async def _cmd_subscribe(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
+    async def _cmd_subscribe(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
         local_time, zone = parse_subscription(args)
-        await self.storage.subscribe(msg.platform, msg.channel, local_time, zone, language)
         text = self.t(language, "puzzle.subscribed", time=local_time.strftime("%H:%M"), zone=zone)
-        return [Reply(kind="puzzle_subscription", text=text, language=language)]
+        answer, shown = keep(lambda sub: [Reply(kind="puzzle_subscription", text=text, language=language)])
+        await self.storage.subscribe(msg.platform, msg.channel, local_time, zone, language, answer=answer)
+        return shown
 
-    async def _cmd_unsubscribe(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
-        if not await self.storage.unsubscribe(msg.platform, msg.channel):
+    async def _cmd_unsubscribe(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
+        text = self.t(language, "puzzle.unsubscribed")
+        # Nothing stopped, nothing to answer but the refusal below.
+        answer, shown = keep(lambda stopped: [Reply(kind="puzzle_subscription", text=text, language=language)]
+                             if stopped else [])
+        if not await self.storage.unsubscribe(msg.platform, msg.channel, answer=answer):
             raise Refusal("not_subscribed")
-        return [Reply(kind="puzzle_subscription", text=self.t(language, "puzzle.unsubscribed"), language=language)]
+        return shown
 
-    async def _cmd_streak(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
+    async def _cmd_streak(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
         player = await self._player(msg)
         streak = await self.storage.get_streak(msg.platform, msg.channel, player.id)
         today = await self._chat_today(msg.platform, msg.channel)
@@ -299,7 +326,8 @@ class PuzzleService:
                       best=streak.best)
         return [Reply(kind="puzzle_streak", text=text, language=language)]
 
-    async def _cmd_puzzletop(self, msg: Incoming, language: str, args: tuple[str, ...]) -> list[Reply]:
+    async def _cmd_puzzletop(self, msg: Incoming, language: str, args: tuple[str, ...],
+                    keep: AnswerWith) -> list[Reply]:
         today = await self._chat_today(msg.platform, msg.channel)
         sections = []
         for key, day in (("puzzle.top.today", today), ("puzzle.top.all", None)):
@@ -374,8 +402,9 @@ class PuzzleService:
             return self.t(language, "puzzle.caption.mate", side=side, n=left)
         return self.t(language, "puzzle.caption.material", side=side)
 
-    async def _card(self, language: str, puzzle: Puzzle, board: Board, text: str, *, kind: str,
-                    last: Move | None = None, solved: bool = False) -> Reply:
+    def _card(self, language: str, puzzle: Puzzle, board: Board, text: str, *, kind: str,
+              last: Move | None = None, solved: bool = False) -> Reply:
+        """A puzzle card's reply, its picture not drawn yet (with_card draws it)."""
         caption = self.t(language, "puzzle.caption.solved") if solved else self._caption(language, puzzle, board)
         view = BoardView(
             fen=board.fen(),
@@ -384,10 +413,9 @@ class PuzzleService:
             coords="thai" if language == "th" else "latin",
             caption=caption,
         )
-        image = await self._draw(view)
         actions = () if solved else (Action("hint", self.t(language, "puzzle.action.hint")),
                                      Action("giveup", self.t(language, "puzzle.action.giveup")))
-        return Reply(kind=kind, text=text, language=language, image=image, board=view, actions=actions)
+        return Reply(kind=kind, text=text, language=language, board=view, actions=actions)
 
 
     async def with_card(self, reply: Reply) -> Reply:

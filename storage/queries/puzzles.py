@@ -165,7 +165,8 @@ def posted_puzzle_ids(platform: str, channel: str) -> Plan[set[str]]:
     return {puzzle_id for (puzzle_id,) in found}
 
 
-def record_attempt(post_id: int, player_id: int, solved: bool, now: datetime) -> Plan[PuzzleAttempt]:
+def record_attempt(post_id: int, player_id: int, solved: bool, now: datetime,
+                   progress: int | None = None) -> Plan[PuzzleAttempt]:
     # The player's tries go one after another (PostgreSQL's lock; SQLite's one writer): a try
     # never misses a solve (or a streak day) committed just before it.
     yield lock(f"puzzle-tries:{player_id}")
@@ -184,6 +185,8 @@ def record_attempt(post_id: int, player_id: int, solved: bool, now: datetime) ->
     )
     if solved and post.local_date is not None:
         yield from _extend_streak(post, post.local_date, player_id)
+    if progress is not None:
+        yield from save_progress(post_id, player_id, progress, False, now)
     return attempt_from_row(found[0])
 
 

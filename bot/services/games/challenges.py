@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from storage import ChannelBusy
+from storage import Answer, ChannelBusy
 from storage.records import Color, Game, GameChanges, NewGame, Player, Seat
 
 from ...messages import Reply, User
@@ -40,7 +40,12 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         opponent = await table.player(ctx, user)
     color = _color(table, options)
     mine, theirs = Seat.human(me.id), Seat.human(opponent.id) if opponent else None
-    game = await _create(table, NewGame(
+    players = {me.id: me, **({opponent.id: opponent} if opponent else {})}
+
+    def challenge(game: Game) -> list[Reply]:
+        return [table.present.challenge(ctx.language, game, table.names(game, players), opponent)]
+    answer, shown = table.answer_with(ctx, challenge)
+    await _create(table, answer, NewGame(
         platform=ctx.msg.platform,
         channel=ctx.msg.channel,
         community=ctx.msg.community or ctx.msg.channel,
@@ -56,9 +61,7 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         status="challenge",
         deadline=table.clock.now() + _challenge_time(table),
     ))
-    players = {me.id: me, **({opponent.id: opponent} if opponent else {})}
-    return await table.keep(ctx, [await table.present.challenge(ctx.language, game, table.names(game, players),
-                                                                opponent)])
+    return shown
 
 
 async def _start_bot_game(table: Table, ctx: Context, me: Player, options: ChallengeOptions) -> list[Reply]:
@@ -66,7 +69,11 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
     color = _color(table, options)
     seconds = _move_seconds(table, ctx, options)
     deadline, remind_at = turn_times(table.clock.now(), seconds)
-    game = await _create(table, NewGame(
+
+    def started(game: Game) -> list[Reply]:
+        return [table.game_view(ctx, game, table.replayed(game), "game_started", {me.id: me})]
+    answer, shown = table.answer_with(ctx, started)
+    game = await _create(table, answer, NewGame(
         platform=ctx.msg.platform,
         channel=ctx.msg.channel,
         community=ctx.msg.community or ctx.msg.channel,
@@ -84,7 +91,7 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
         remind_at=remind_at,
     ))
     board = table.board(game)
-    replies = await table.keep(ctx, [await table.game_reply(ctx, game, board, "game_started")])
+    replies = [await table.drawn(ctx, reply) for reply in shown]
     replies += await engine_turns(table, ctx, game, board)
     return replies
 
@@ -140,9 +147,10 @@ async def _known(table: Table, ctx: Context, typed: User) -> User:
     raise Refusal("unknown_mention", name="@" + typed.name[:20])
 
 
-async def _create(table: Table, new: NewGame) -> Game:
+async def _create(table: Table, answer: Answer[Game], new: NewGame) -> Game:
+    """The new game, stored with its answer (which shows its id)."""
     try:
-        return await table.storage.create_game(new)
+        return await table.storage.create_game(new, answer=answer)
     except ChannelBusy:
         raise Refusal("channel_busy", private=False) from None
 

@@ -18,7 +18,7 @@ from ..errors import Refusal
 from ..notation import NOTATIONS, move_text
 from .archive import finished_game, game_number
 from .counting import declare
-from .puzzle_routes import kept
+from .puzzle_routes import keeper
 from .ratings import rating_updates
 from .registry import CommandGroup
 from .setup_auto import auto_drop
@@ -39,9 +39,9 @@ async def move(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
         raise Refusal("move_missing")
     text = " ".join(args)
     if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
-        answered = await table.puzzles.answer(ctx.msg, ctx.language, text)  # the chat's open puzzle
+        answered = await table.puzzles.answer(ctx.msg, ctx.language, text, keeper(table, ctx))  # the open puzzle
         if answered is not None:
-            return await kept(table, ctx, answered)
+            return answered
     game, board = ctx.require_active()
     color = await table.my_color(ctx, game)
     if side_to_move(board) != color:

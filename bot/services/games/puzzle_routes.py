@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from ...messages import Reply
 from ..errors import Refusal
+from ..outbox import AnswerWith
 from .registry import CommandGroup
 
 if TYPE_CHECKING:
@@ -14,24 +16,17 @@ if TYPE_CHECKING:
 
 commands = CommandGroup("puzzles")
 PUZZLE_COMMANDS = ("puzzle", "giveup", "subscribe", "unsubscribe", "puzzletop", "streak")
-CHANGING = frozenset({"puzzle", "subscribe", "unsubscribe"})  # the ones that store something the chat sees
 
 
 async def puzzle_command(table: Table, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
     if table.puzzles is None:
         raise Refusal("unknown_command")
-    replies = await table.puzzles.command(ctx.msg, ctx.language, name, args)
-    return await kept(table, ctx, replies) if name in CHANGING else replies
+    return await table.puzzles.command(ctx.msg, ctx.language, name, args, keep=keeper(table, ctx))
 
 
-async def kept(table: Table, ctx: Context, replies: list[Reply]) -> list[Reply]:
-    """The answer to a puzzle command or answer, kept in the outbox right after what it
-    stored (the puzzle service's writes take no notices); private answers are not kept."""
-    shown = [r for r in replies if not r.private]
-    if not shown:
-        return replies
-    stored = iter(await table.keep(ctx, shown))
-    return [r if r.private else next(stored) for r in replies]
+def keeper(table: Table, ctx: Context) -> AnswerWith:
+    """How the puzzle service stores the answer to ``ctx``'s message with what it changes."""
+    return functools.partial(table.answer_with, ctx)
 
 
 def _route(name: str) -> None:

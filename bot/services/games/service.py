@@ -205,9 +205,9 @@ class GameService:
         text = command.args[0]
         table = self.table
         if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
-            answered = await table.puzzles.answer(ctx.msg, ctx.language, text)
+            answered = await table.puzzles.answer(ctx.msg, ctx.language, text, puzzle_routes.keeper(table, ctx))
             if answered is not None:
-                return await puzzle_routes.kept(table, ctx, answered)
+                return answered
         if ctx.game is not None and ctx.game.status == "active" and moves.looks_like_move(ctx.board, text):
             return await moves.move(table, ctx, command.args)
         if not (ctx.msg.addressed or command.prefixed):

@@ -9,14 +9,14 @@ import functools
 import random
 import weakref
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from makruk import Board, CountEvent, Move
-from storage import Storage, StorageError
+from storage import Answer, Storage, StorageError
 from storage.records import ChannelSettings, Color, Game, GameChanges, NewMove, NewNotice, Player, RatingUpdate, Result
 
 from ...clock import Clock
@@ -31,6 +31,8 @@ from ..presenter import Presenter
 from ..puzzles import PuzzleService
 from .context import Context
 from .ratings import rating_updates
+
+T = TypeVar("T")
 
 COLORS: tuple[Color, Color] = ("w", "b")
 BOARDS_KEPT = 1024  # boards of open games kept between messages (each is replayed on a miss)
@@ -190,6 +192,12 @@ class Table:
         players = ctx.known_players(game)
         if players is None:
             players = await self.players_of(game)
+        return await self.drawn(ctx, self.game_view(ctx, game, board, event, players, last=last, flip=flip,
+                                                    selected=selected))
+
+    def game_view(self, ctx: Context, game: Game, board: Board, event: str, players: Mapping[int, Player], *,
+                  last: Move | None = None, flip: bool = False, selected: int | None = None) -> Reply:
+        """game_reply's reply, its board not drawn."""
         reply = self.present.game(
             ctx.language, game, board, self.names(game, players), event,
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
@@ -199,7 +207,7 @@ class Table:
         mover = players.get(seat.player_id) if seat is not None and seat.player_id is not None else None
         if reply.game is not None and mover is not None:
             reply = dataclasses.replace(reply, game=dataclasses.replace(reply.game, to_move=mover.user_id))
-        return await self.drawn(ctx, reply)
+        return reply
 
     async def drawn(self, ctx: Context, reply: Reply) -> Reply:
         """The reply with its board drawn, if the message's door wants PNGs (``Incoming.pictures``)."""
@@ -286,13 +294,16 @@ class Table:
             marked.append(reply)
         return notices, marked
 
-    async def keep(self, ctx: Context, replies: Sequence[Reply]) -> list[Reply]:
-        """Stores ``replies``, the answer to a change that could not hold it in its own
-        transaction (a new game's answer shows the id it was given), right after it."""
-        notices, marked = self.answers(ctx, replies)
-        if notices:
-            await self.storage.add_notices(notices)
-        return marked
+    def answer_with(self, ctx: Context, build: Callable[[T], Sequence[Reply]]) -> tuple[Answer[T], list[Reply]]:
+        """The storage's ``answer`` for a change whose answer needs what the change returns (a
+        new game's id, a try's count): ``build`` makes the replies inside the change's
+        transaction, which stores them with it; the list gets them, marked, once it has run."""
+        shown: list[Reply] = []
+
+        def answer(result: T) -> list[NewNotice]:
+            notices, shown[:] = self.answers(ctx, build(result))
+            return notices
+        return answer, shown
 
     async def update(self, ctx: Context, game: Game, changes: GameChanges, reply: Reply) -> tuple[Game, Reply]:
         """Stores ``changes`` with ``reply``, their answer, kept in the outbox."""
