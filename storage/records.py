@@ -1,6 +1,7 @@
 """The values the storage layer accepts and returns: small frozen dataclasses.
 
-All times are timezone-aware UTC datetimes; storage refuses naive ones.
+All times are timezone-aware UTC datetimes; storage refuses naive ones. The puzzle records
+are written in `storage.puzzle_records` and imported from here like the rest.
 """
 
 from __future__ import annotations
@@ -8,8 +9,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime
 from typing import Any, Final, Literal
+
+from .puzzle_records import Puzzle as Puzzle
+from .puzzle_records import PuzzleAttempt as PuzzleAttempt
+from .puzzle_records import PuzzlePost as PuzzlePost
+from .puzzle_records import PuzzleProgress as PuzzleProgress
+from .puzzle_records import PuzzleScore as PuzzleScore
+from .puzzle_records import Streak as Streak
+from .puzzle_records import Subscription as Subscription
 
 Platform = Literal["discord", "line", "console"]
 Color = Literal["w", "b"]
@@ -298,100 +307,6 @@ class ChannelSettings:
     orientation: str | None = None  # board orientation preference
     push_notices: bool | None = None  # pushed notices (reminders, daily puzzle); None: on
     notation: str | None = None  # how moves are written back: "san", "thai", "playok"
-
-
-@dataclass(frozen=True, slots=True)
-class Puzzle:
-    """A position with its solution, as UCI moves from `fen`."""
-
-    id: str
-    fen: str
-    solution: tuple[str, ...]
-    rating: int | None = None
-    themes: tuple[str, ...] = ()
-    source: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Subscription:
-    """A chat that gets a daily puzzle at a local time."""
-
-    id: int
-    platform: Platform
-    channel: str
-    local_time: time
-    timezone: str  # IANA name, e.g. "Asia/Bangkok"
-    language: str | None
-    last_posted: date | None  # local date of the last daily post
-    created: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PuzzlePost:
-    """A puzzle shown in a chat: a daily post (with its local date) or an on-demand one."""
-
-    id: int
-    platform: Platform
-    channel: str
-    puzzle_id: str
-    subscription_id: int | None
-    local_date: date | None
-    posted: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PuzzleAttempt:
-    """One player's tries at one post."""
-
-    post_id: int
-    player_id: int
-    tries: int
-    solved: bool
-    first_at: datetime
-    solved_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class Streak:
-    """Daily puzzles solved on consecutive local dates, per player and chat."""
-
-    platform: Platform
-    channel: str
-    player_id: int
-    current: int = 0
-    best: int = 0
-    last_date: date | None = None
-
-    def current_on(self, today: date) -> int:
-        """The streak still alive on `today` (solving today's puzzle is still possible).
-
-        >>> Streak("line", "C1", 1, 3, 5, date(2026, 11, 29)).current_on(date(2026, 12, 1))
-        0
-        """
-        if self.last_date is None or today - self.last_date > timedelta(days=1):
-            return 0
-        return self.current
-
-
-@dataclass(frozen=True, slots=True)
-class PuzzleProgress:
-    """How far one player has got through one post's solution (opponent replies included)."""
-
-    post_id: int
-    player_id: int
-    ply: int
-    gave_up: bool
-    updated: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PuzzleScore:
-    """A leaderboard row of a chat's puzzles."""
-
-    player_id: int
-    display_name: str
-    solved: int
-    tries: int
 
 
 # The longest notice key: a door passes it to the platform's de-duplication.

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage import Game
+from storage import Game, NewGame, Player, Seat
 
 # For a test about SQLite itself (its file, its lock): `database` and `storage` on SQLite only.
 sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -35,3 +35,20 @@ class FakeClock:
 
 
 MakeGame = Callable[..., Awaitable[Game]]
+
+
+def challenge(alice: Player, channel: str = "chan-1") -> NewGame:
+    """A rated challenge by `alice` in a Discord channel, Black's seat open."""
+    return NewGame(
+        platform="discord",
+        channel=channel,
+        community="guild-1",
+        white=Seat.human(alice.id),
+        black=None,
+        start_fen=START_FEN,
+        promotion="optional",
+        perpetual="draw",
+        move_seconds=120,
+        rated=True,
+        created_by=alice.id,
+    )

@@ -21,6 +21,7 @@ from storage import (
     Storage,
     Streak,
     open_storage,
+    puzzle_records,
     records,
 )
 
@@ -28,7 +29,8 @@ from .storage_helpers import START_FEN
 
 
 def test_records_doctests() -> None:
-    assert doctest.testmod(records, raise_on_error=False).failed == 0
+    for module in (records, puzzle_records):
+        assert doctest.testmod(module, raise_on_error=False).failed == 0
 
 
 def test_a_seat_is_a_player_or_the_engine_never_both() -> None:
