@@ -188,7 +188,7 @@ class GameService:
         log.info("a message in %s/%s was handled before its process died: its stored answer stands",
                  msg.platform, msg.channel)
         waiting = [notice_of(row).reply for row in rows if row.sent is None and row.dead is None]
-        return [await self.table.with_image(r) if msg.pictures else r for r in waiting]
+        return [await self._draw_again(r) if msg.pictures else r for r in waiting]
 
     async def _context(self, msg: Incoming) -> Context:
         state = await self.table.storage.chat_state(msg.platform, msg.channel, msg.user.id)
