@@ -1,6 +1,6 @@
 """SqliteStorage: the Storage interface over one aiosqlite connection.
 
-The methods are PlanStorage's (storage/_storage.py): plans of storage/queries, written once
+The methods are Storage's (storage/base.py and its mixins): plans of storage/queries, written once
 for both databases, which this class runs on the connection's worker thread, a whole
 transaction in one call (`_sql.drive`), so concurrent tasks never interleave statements and
 a method costs one thread hop.
@@ -23,7 +23,7 @@ from ._cache import MoveCache
 from ._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from ._plan import Plan
 from ._sql import drive
-from ._storage import PlanStorage
+from .base import Storage
 from .errors import StorageBusy, StorageError
 
 T = TypeVar("T")
@@ -108,7 +108,7 @@ def _set_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
             sleep(0.01)
 
 
-class SqliteStorage(PlanStorage):
+class SqliteStorage(Storage):
     """Storage in one SQLite file; open it with open_storage()."""
 
     def __init__(

@@ -20,11 +20,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("makruk", "renderers", "storage", "bot", "bench", "scripts", "tests")
 MAX_LINES = 500
-# storage/ and its tests are rewritten whole by issue 23's one storage for both databases; until
-# then these keep their size. The list may only shrink (a test below fails on a stale entry).
-OVERSIZED_UNTIL_THE_STORAGE_REWRITE = frozenset({
-    "storage/base.py",
-})
 
 
 def test_no_module_imports_itself_in_a_circle() -> None:
@@ -40,15 +35,9 @@ def test_no_module_is_over_500_lines(folder: str) -> None:
     for path in sorted((ROOT / folder).rglob("*.py")):
         name = path.relative_to(ROOT).as_posix()
         lines = len(path.read_text("utf-8").splitlines())
-        if lines > MAX_LINES and name not in OVERSIZED_UNTIL_THE_STORAGE_REWRITE:
+        if lines > MAX_LINES:
             too_long.append(f"{name}: {lines} lines")
     assert not too_long, "\n".join(too_long)
-
-
-def test_the_storage_exemptions_are_still_needed() -> None:
-    stale = [name for name in sorted(OVERSIZED_UNTIL_THE_STORAGE_REWRITE)
-             if not (ROOT / name).exists() or len((ROOT / name).read_text("utf-8").splitlines()) <= MAX_LINES]
-    assert not stale, f"no longer over {MAX_LINES} lines: remove from the exemptions: {stale}"
 
 
 # --- the graph ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """PostgresStorage: the Storage interface over a small asyncpg connection pool.
 
-The methods are PlanStorage's (storage/_storage.py): plans of storage/queries, written once
+The methods are Storage's (storage/base.py and its mixins): plans of storage/queries, written once
 for both databases, which this class runs on a pooled connection (`_write`, `_read`,
 `_snapshot`), but for the two calls every chat message makes, which take PostgreSQL's own
 one-statement forms (_fast.py). Several processes may share the database; the
@@ -18,7 +18,7 @@ import asyncpg
 from .._cache import MoveCache
 from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
 from .._plan import Duplicate, Plan
-from .._storage import PlanStorage
+from ..base import Storage
 from ..errors import StorageError, StorageUnavailable
 from ..queries import games
 from ..records import (
@@ -97,7 +97,7 @@ async def _in_transaction(conn: Connection, plan: Plan[T], options: dict[str, An
         return await drive(conn, plan)
 
 
-class PostgresStorage(PlanStorage):
+class PostgresStorage(Storage):
     """Storage in a PostgreSQL database; open it with open_storage()."""
 
     def __init__(

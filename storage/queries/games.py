@@ -8,7 +8,7 @@ VersionConflict. The compare-and-set holds the game's row (and SQLite's write lo
 its version, so no other writer can add a ply before this transaction ends.
 
 A game's moves come from the move cache when it holds them at the row's version (the usual
-case: PlanStorage puts the game every write returns, once it is committed), else from the
+case: Storage puts the game every write returns, once it is committed), else from the
 moves table.
 """
 

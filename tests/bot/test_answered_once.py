@@ -24,7 +24,8 @@ async def test_a_challenge_is_stored_with_its_answer_and_made_once(storage, cloc
     games = service(storage, clock)
     shown = await games.handle(message("new", "m-1"))
     game = await storage.active_game("discord", "c1")
-    assert game is not None and [r.kind for r in shown] == ["challenge"] and shown[0].game.id == game.id
+    assert game is not None and [r.kind for r in shown] == ["challenge"]
+    assert shown[0].game is not None and shown[0].game.id == game.id
     (row,) = await storage.notices_with_keys(event_keys("discord", "m-1"))
     assert row.kind == "answer" and f'"id":{game.id}' in row.payload  # the answer names the game it made
 
@@ -37,7 +38,7 @@ async def test_a_game_against_the_bot_is_stored_with_its_answer(storage, clock) 
     games = service(storage, clock)
     shown = await games.handle(message("new bot white", "m-2"))
     game = await storage.active_game("discord", "c1")
-    assert game is not None and shown[0].game.id == game.id
+    assert game is not None and shown[0].game is not None and shown[0].game.id == game.id
     rows = await storage.notices_with_keys(event_keys("discord", "m-2"))
     assert rows and rows[0].kind == "answer" and f'"id":{game.id}' in rows[0].payload
     again = await games.handle(message("new bot white", "m-2", retried=True))

@@ -1,6 +1,6 @@
 """Child process of the crash test: appends moves forever, printing each after its commit.
 
-Usage: python storage_crash_child.py DB_PATH CHANNEL
+Usage: python storage_crash_child.py DATABASE CHANNEL  (a SQLite path or a postgresql:// URL)
 Prints "PLY UCI" once append_move has returned, i.e. once the move is reported stored.
 """
 
@@ -10,10 +10,10 @@ import asyncio
 import sys
 
 
-async def append_forever(path: str, channel: str) -> None:
+async def append_forever(database: str, channel: str) -> None:
     from storage import NewGame, NewMove, Seat, open_storage
 
-    storage = await open_storage(path)
+    storage = await open_storage(database)
     player = await storage.get_or_create_player("console", channel, channel)
     game = await storage.active_game("console", channel)
     if game is None:
