@@ -4,21 +4,23 @@
     print(report)
 
 Both databases are first opened with `open_storage`, so both are at the current schema (the
-SQLite file is upgraded in place, as the bot would). The tables are read from the SQLite
-schema and copied parents first. Each table goes through a temporary staging table in
-PostgreSQL and is then merged on its primary key: new rows are inserted, rows that differ are
-updated (the source wins), equal rows are left alone. So a second run copies only what
-changed meanwhile, and a run with nothing new writes nothing. The whole copy is one
-PostgreSQL transaction: a failed transfer leaves the target as it was.
+SQLite file is upgraded in place, as the bot would): the one migration history gives them the
+same tables and columns, and only the values' types differ. The tables are read from the SQLite
+schema and copied parents first; each value is converted by its PostgreSQL column's type. Each
+table goes through a temporary staging table in PostgreSQL and is then merged on its primary
+key: new rows are inserted, rows that differ are updated (the source wins), equal rows are left
+alone. So a second run copies only what changed meanwhile, and a run with nothing new writes
+nothing. The whole copy is one PostgreSQL transaction: a failed transfer leaves the target as it was.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 from typing import Any, Final
 
@@ -26,7 +28,6 @@ import aiosqlite
 import asyncpg
 
 from . import is_database_url, open_storage
-from ._transfer_values import CONVERTERS
 from .errors import StorageError
 
 
@@ -77,17 +78,13 @@ class TransferReport:
 
     def lines(self) -> list[str]:
         """The counts as a small table, one line per table and a total."""
-        header = ("table", "source", "new", "updated", "removed", "target")
         numbers = [(t.source, t.inserted, t.updated, t.removed, t.target) for t in self.tables]
-        totals = [sum(n[i] for n in numbers) for i in range(5)]
-        cells: list[tuple[str, ...]] = [header]
+        cells: list[tuple[str, ...]] = [("table", "source", "new", "updated", "removed", "target")]
         cells += [(t.table, *map(str, n)) for t, n in zip(self.tables, numbers, strict=True)]
-        cells.append(("total", *map(str, totals)))
-        widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-        return [
-            "  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))])
-            for row in cells
-        ]
+        cells.append(("total", *(str(sum(n[i] for n in numbers)) for i in range(5))))
+        widths = [max(len(row[i]) for row in cells) for i in range(6)]
+        return ["  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))])
+                for row in cells]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -97,10 +94,10 @@ async def transfer(source: str | os.PathLike[str], target: str, *, batch: int = 
     """Copy every table of the SQLite database at `source` into the PostgreSQL database at
     `target` (a postgresql:// URL), `batch` rows at a time, and return the counts.
 
-    Raises TransferError, having copied nothing, when the source is missing
-    or not SQLite, when the target lacks a table or column the source has or keys a table
-    differently, when a value does not fit its target column, or when afterwards the target
-    holds fewer rows than the source in any table.
+    Raises TransferError, having copied nothing, when the source is missing or not SQLite,
+    when the target lacks a table or column the source has, when PostgreSQL refuses the rows
+    (a value that does not fit its column is named with its row), or when afterwards the
+    target holds fewer rows than the source in any table.
     """
     if batch < 1:
         raise ValueError(f"batch must be at least 1, not {batch}")
@@ -115,317 +112,169 @@ async def transfer(source: str | os.PathLike[str], target: str, *, batch: int = 
         opened = await open_storage(place)
         await opened.close()
     try:
-        async with _read_sqlite(location) as sqlite, _connect(target) as pg:
-            tables = await _source_tables(sqlite)
-            plans = _plan(tables, await _target_tables(pg))
-            async with pg.transaction():
-                counts = [await _copy(sqlite, pg, plan, batch) for plan in plans]
-                await _advance_sequences(pg, plans)
-                report = TransferReport(tuple(counts))
-                if report.short:
-                    names = ", ".join(f"{t.table} ({t.target} of {t.source})" for t in report.short)
-                    raise TransferError(f"the target holds fewer rows than the source: {names}", report)
+        async with aiosqlite.connect(location, isolation_level=None, timeout=5) as db:
+            await db.execute("PRAGMA query_only = ON")
+            await db.execute("BEGIN")  # one snapshot: every table is read as of the same moment
+            tables = await _source_tables(db)
+            pg = await asyncpg.connect(target)
+            try:
+                columns = await _target_types(pg, tables)
+                async with pg.transaction():
+                    report = TransferReport(tuple([
+                        await _copy(db, pg, t, [columns[t.name, c][0] for c in t.columns], batch) for t in tables]))
+                    await _advance_sequences(pg, columns)
+                    if report.short:
+                        names = ", ".join(f"{t.table} ({t.target} of {t.source})" for t in report.short)
+                        raise TransferError(f"the target holds fewer rows than the source: {names}", report)
+            finally:
+                await pg.close()
     except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
         raise TransferError(f"transfer failed: {error}") from error
     return report
 
 
-# Reading the source
-
-
 @dataclass(frozen=True, slots=True)
-class ForeignKey:
-    columns: tuple[str, ...]
-    parent: str
-    parent_columns: tuple[str, ...]
-    cascade: bool  # ON DELETE CASCADE: the row is a part of its parent (a game's moves)
+class Table:
+    """A source table; `owner` is the parent its rows are parts of (a cascading foreign key that
+    begins the primary key: a game's moves) and how a part `t` finds its parent `p`."""
 
-
-@dataclass(frozen=True, slots=True)
-class SourceTable:
     name: str
     columns: tuple[str, ...]
-    key: tuple[str, ...]  # primary key, in key order
-    foreign_keys: tuple[ForeignKey, ...]
-
-    @property
-    def owner(self) -> ForeignKey | None:
-        """The parent this table's rows are parts of: a cascading foreign key that begins the
-        primary key. Its rows are copied as a set per parent, so parts deleted in the source
-        (the moves a take-back removed) go from the target too."""
-        for fk in self.foreign_keys:
-            if fk.cascade and self.key[: len(fk.columns)] == fk.columns:
-                return fk
-        return None
+    key: tuple[str, ...]
+    owner: tuple[str, str] | None
 
 
-@asynccontextmanager
-async def _read_sqlite(location: str) -> AsyncIterator[aiosqlite.Connection]:
-    """The source, read in one transaction: every table is read from the same snapshot."""
-    db = await aiosqlite.connect(location, isolation_level=None, timeout=5)
+_IN_SQLITE: Final = "FROM sqlite_schema m JOIN pragma_{}(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite%'"
+
+
+async def _source_tables(db: aiosqlite.Connection) -> list[Table]:
+    """The source's tables (SQLite keeps its schema version in user_version, not a table), each
+    after the tables its foreign keys name, ties by name."""
+    columns: dict[str, list[tuple[str, int]]] = {}
+    for table, column, pk in await db.execute_fetchall(f"SELECT m.name, p.name, p.pk {_IN_SQLITE.format('table_info')}"
+                                                       " ORDER BY m.name, p.cid"):
+        columns.setdefault(table, []).append((column, pk))
+    keys = {t: tuple(c for c, pk in sorted(cs, key=lambda c: c[1]) if pk) for t, cs in columns.items()}
+    foreign: dict[tuple[str, int], list[Any]] = {}
+    for row in await db.execute_fetchall('SELECT m.name, p.id, p."table", p."from", p."to", p.on_delete '
+                                         f"{_IN_SQLITE.format('foreign_key_list')} ORDER BY m.name, p.id, p.seq"):
+        foreign.setdefault(row[:2], []).append(row[2:])
+    parents: dict[str, set[str]] = {t: set() for t in columns}
+    owners: dict[str, tuple[str, str]] = {}
+    for (table, _), parts in foreign.items():
+        parent, on_delete = parts[0][0], parts[0][3]
+        parents[table] |= {parent} - {table}  # a row may name another of its table
+        pairs = zip((p[1] for p in parts), [p[2] for p in parts if p[2] is not None] or keys[parent], strict=True)
+        if on_delete == "CASCADE" and keys[table][: len(parts)] == tuple(p[1] for p in parts):
+            owners[table] = (parent, " AND ".join(f"p.{_quote(pc)} = t.{_quote(c)}" for c, pc in pairs))
+    sorter, order = TopologicalSorter(parents), []
     try:
-        await db.execute("PRAGMA query_only = ON")
-        await db.execute("BEGIN")
-        yield db
-    finally:
-        await db.close()
+        sorter.prepare()
+    except CycleError as error:
+        raise TransferError(f"the foreign keys of {', '.join(error.args[1])} form a cycle; no copy order") from None
+    while sorter.is_active():  # layer by layer, each by name
+        ready: list[str] = sorted(sorter.get_ready())
+        order += [t for t in ready if t in columns]
+        sorter.done(*ready)
+    return [Table(t, tuple(c for c, _ in columns[t]), keys[t], owners.get(t)) for t in order]
 
 
-async def _source_tables(db: aiosqlite.Connection) -> list[SourceTable]:
-    """The source's tables (sqlite internals aside; SQLite keeps its migrations in
-    user_version, not a table), parents before children."""
-    names = [
-        row[0]
-        for row in await db.execute_fetchall(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-        )
-    ]
-    info = {name: list(await db.execute_fetchall(f"PRAGMA table_info({_quote(name)})")) for name in names}
-    # table_info: (cid, name, type, notnull, default, pk), pk being the place in the key (0: none).
-    keys = {name: tuple(str(row[1]) for row in sorted((r for r in rows if r[5]), key=lambda r: r[5]))
-            for name, rows in info.items()}
-    tables = []
-    for name in names:
-        foreign = await db.execute_fetchall(f"PRAGMA foreign_key_list({_quote(name)})")
-        columns = tuple(str(row[1]) for row in info[name])
-        tables.append(SourceTable(name, columns, keys[name], _foreign_keys(foreign, keys)))
-    return sort_parents_first(tables)
-
-
-def _foreign_keys(rows: Iterable[Any], keys: dict[str, tuple[str, ...]]) -> tuple[ForeignKey, ...]:
-    """PRAGMA foreign_key_list's rows, (id, seq, table, from, to, on_update, on_delete, match)
-    one per column, as foreign keys; a key naming no parent columns means the parent's key."""
-    grouped: dict[int, list[Any]] = {}
-    for row in rows:
-        grouped.setdefault(row[0], []).append(row)
-    found = []
-    for parts in grouped.values():
-        parts.sort(key=lambda row: row[1])
-        parent = str(parts[0][2])
-        parent_columns = tuple(str(row[4]) for row in parts if row[4] is not None) or keys[parent]
-        columns = tuple(str(row[3]) for row in parts)
-        found.append(ForeignKey(columns, parent, parent_columns, cascade=parts[0][6] == "CASCADE"))
-    return tuple(found)
-
-
-def sort_parents_first(tables: Sequence[SourceTable]) -> list[SourceTable]:
-    """`tables` ordered so that every table comes after the tables its foreign keys name
-    (ties by name), so that a child's parent row is always there when the child is copied."""
-    by_name = {table.name: table for table in tables}
-    done: list[SourceTable] = []
-    placed: set[str] = set()
-    waiting = sorted(by_name)
-    while waiting:
-        ready = [
-            name for name in waiting
-            if all(fk.parent in placed or fk.parent == name or fk.parent not in by_name
-                   for fk in by_name[name].foreign_keys)
-        ]
-        if not ready:
-            raise TransferError(f"the foreign keys of {', '.join(waiting)} form a cycle; no copy order exists")
-        done.extend(by_name[name] for name in ready)
-        placed.update(ready)
-        waiting = [name for name in waiting if name not in placed]
-    return done
-
-
-# The target and the plan
-
-
-@dataclass(frozen=True, slots=True)
-class TargetColumn:
-    name: str
-    type: str  # as SQL names it, without a length: "timestamp with time zone", "bigint"
-    kind: str  # the type (a domain's base type) as pg_type names it: "timestamptz", "int8"; "enum"
-    sequence: str | None  # the identity or serial sequence behind it
-
-
-@dataclass(frozen=True, slots=True)
-class TargetTable:
-    schema: str
-    name: str
-    columns: dict[str, TargetColumn]
-    key: frozenset[str]
-
-    @property
-    def qualified(self) -> str:
-        return f"{_quote(self.schema)}.{_quote(self.name)}"
-
-
-_TARGET_COLUMNS: Final = """
-SELECT n.nspname AS schema, c.relname AS table, a.attname AS column,
-       format_type(a.atttypid, NULL) AS type,
-       CASE WHEN t.typtype = 'e' THEN 'enum' WHEN t.typtype = 'd' THEN b.typname ELSE t.typname END AS kind,
-       pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) AS sequence,
-       EXISTS (SELECT 1 FROM pg_index i
-               WHERE i.indrelid = c.oid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS in_key
-FROM pg_class c
-JOIN pg_namespace n ON n.oid = c.relnamespace
-JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-JOIN pg_type t ON t.oid = a.atttypid
-LEFT JOIN pg_type b ON b.oid = t.typbasetype
-WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
-ORDER BY c.relname, a.attnum
-"""
-
-
-async def _target_tables(pg: asyncpg.Connection) -> dict[str, TargetTable]:
-    """The tables of the target's current schema, with their columns' types and primary keys."""
-    by_table: dict[str, list[Any]] = {}
-    for row in await pg.fetch(_TARGET_COLUMNS):
-        by_table.setdefault(row["table"], []).append(row)
-    return {
-        name: TargetTable(
-            rows[0]["schema"],
-            name,
-            {r["column"]: TargetColumn(r["column"], r["type"], r["kind"], r["sequence"]) for r in rows},
-            frozenset(r["column"] for r in rows if r["in_key"]),
-        )
-        for name, rows in by_table.items()
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """How one source table is copied into its target table."""
-
-    source: SourceTable
-    target: TargetTable
-    converters: tuple[Callable[[Any], Any], ...]  # one per source column
-
-    @property
-    def name(self) -> str:
-        return self.source.name
-
-    def record(self, row: Sequence[Any]) -> tuple[Any, ...]:
-        values = []
-        for column, convert, value in zip(self.source.columns, self.converters, row, strict=True):
-            try:
-                values.append(None if value is None else convert(value))
-            except (TypeError, ValueError) as error:
-                kind = self.target.columns[column].type
-                key = ", ".join(f"{k}={row[self.source.columns.index(k)]!r}" for k in self.source.key)
-                raise TransferError(f"{self.name}.{column} = {value!r} ({key}) does not fit {kind}: {error}") from error
-        return tuple(values)
-
-
-def _plan(tables: Sequence[SourceTable], targets: dict[str, TargetTable]) -> list[Plan]:
-    """A plan per table, or TransferError listing everything the target lacks."""
-    problems = []
-    plans = []
-    for table in tables:
-        found = targets.get(table.name)
-        if found is None:
-            problems.append(f"table {table.name} is missing")
-            continue
-        missing = [c for c in table.columns if c not in found.columns]
-        problems.extend(f"column {table.name}.{c} is missing" for c in missing)
-        if not table.key:
-            problems.append(f"table {table.name} has no primary key in the source")
-        elif found.key != frozenset(table.key):
-            problems.append(
-                f"table {table.name} is keyed by ({', '.join(sorted(found.key))}) in the target, "
-                f"not ({', '.join(table.key)})"
-            )
-        converters = []
-        for column in table.columns:
-            target_column = found.columns.get(column)
-            if target_column is None:
-                continue
-            convert = CONVERTERS.get(target_column.kind)
-            if convert is None:
-                problems.append(f"column {table.name}.{column} has a type this copy cannot fill: {target_column.type}")
-            else:
-                converters.append(convert)
-        if len(converters) == len(table.columns):
-            plans.append(Plan(table, found, tuple(converters)))
+async def _target_types(pg: asyncpg.Connection, tables: list[Table]) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """The target's columns by (table, column): information_schema's data_type ("timestamp with
+    time zone", "boolean", "json") and the identity sequence behind it, if any; TransferError
+    listing everything the source has and the target lacks."""
+    found = {(r[0], r[1]): (r[2], r[3]) for r in await pg.fetch(
+        "SELECT table_name, column_name, data_type, pg_get_serial_sequence(quote_ident(table_name), column_name)"
+        " FROM information_schema.columns WHERE table_schema = current_schema()")}
+    names = {table for table, _ in found}
+    problems = [f"table {t.name} is missing" for t in tables if t.name not in names]
+    problems += [f"column {t.name}.{c} is missing" for t in tables if t.name in names
+                 for c in t.columns if (t.name, c) not in found]
     if problems:
         raise TransferError("the target cannot take this database: " + "; ".join(problems))
-    return plans
+    return found
 
 
-# Copying
+def _instant(value: str) -> datetime:
+    moment = datetime.fromisoformat(value)  # storage writes UTC ("...Z"); a bare time is UTC too
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
-async def _copy(db: aiosqlite.Connection, pg: asyncpg.Connection, plan: Plan, batch: int) -> TableCount:
+def _flag(value: int) -> bool:
+    if value in (0, 1) and not isinstance(value, float):
+        return bool(value)
+    raise ValueError("a flag is 0 or 1")
+
+
+# SQLite's values as PostgreSQL's column types want them; the rest (numbers, text, JSON text) go as they are.
+_CONVERT: Final[dict[str, Callable[[Any], Any]]] = {
+    "timestamp with time zone": _instant, "date": date.fromisoformat,
+    "time without time zone": time.fromisoformat, "boolean": _flag,
+}
+
+
+def _record(table: Table, types: list[str], row: Any) -> list[Any]:
+    """A source row as the target's columns want it, or TransferError naming the value and its row."""
+    record = list(row)
+    for i, (kind, value) in enumerate(zip(types, row, strict=True)):
+        if value is not None and kind in _CONVERT:
+            try:
+                record[i] = _CONVERT[kind](value)
+            except (TypeError, ValueError) as error:
+                key = ", ".join(f"{k}={row[table.columns.index(k)]!r}" for k in table.key)
+                raise TransferError(f"{table.name}.{table.columns[i]} = {value!r} ({key}) "
+                                    f"does not fit {kind}: {error}") from error
+    return record
+
+
+async def _copy(db: aiosqlite.Connection, pg: asyncpg.Connection, table: Table, types: list[str],
+                batch: int) -> TableCount:
     """Stage the source rows in a temporary table, then merge them into the target."""
-    table = plan.target.qualified
-    stage = f"pg_temp.{_quote(plan.name)}"
-    columns = ", ".join(_quote(c) for c in plan.source.columns)
-    await pg.execute(
-        f"CREATE TEMP TABLE {_quote(plan.name)} ON COMMIT DROP AS SELECT {columns} FROM {table} WITH NO DATA"
-    )
+    name, names, stage = _quote(table.name), ", ".join(map(_quote, table.columns)), _stage(table.name)
+    count = f"SELECT count(*) FROM {name}"
+    await pg.execute(f"CREATE TEMP TABLE {stage} ON COMMIT DROP AS SELECT {names} FROM {name} WITH NO DATA")
     source = 0
-    async with db.execute(f"SELECT {columns} FROM {_quote(plan.name)}") as cursor:
+    async with db.execute(f"SELECT {names} FROM {name}") as cursor:
         while rows := list(await cursor.fetchmany(batch)):
-            records = [plan.record(row) for row in rows]
-            await pg.copy_records_to_table(
-                plan.name, schema_name="pg_temp", records=records, columns=list(plan.source.columns)
-            )
+            await pg.copy_records_to_table(f"transfer_{table.name}", schema_name="pg_temp", columns=table.columns,
+                                           records=[_record(table, types, row) for row in rows])
             source += len(rows)
     await pg.execute(f"ANALYZE {stage}")
-
-    before = await _count(pg, table)
-    written = _rows(await pg.execute(_merge_sql(plan, stage)))
-    inserted = await _count(pg, table) - before
+    before = await pg.fetchval(count)
+    written = _rows(await pg.execute(_merge_sql(table, types)))
+    inserted = await pg.fetchval(count) - before
     removed = 0
-    owner = plan.source.owner
-    if owner is not None:
-        removed = _rows(await pg.execute(_prune_sql(plan, owner, stage)))
-    return TableCount(plan.name, source, inserted, written - inserted, removed, await _count(pg, table))
+    if table.owner is not None:  # its parts the source no longer has, of the parents it has
+        parent, of_parent = table.owner
+        same_key = " AND ".join(f"s.{_quote(c)} = t.{_quote(c)}" for c in table.key)
+        removed = _rows(await pg.execute(
+            f"DELETE FROM {name} AS t WHERE EXISTS (SELECT 1 FROM {_stage(parent)} AS p WHERE {of_parent})"
+            f" AND NOT EXISTS (SELECT 1 FROM {stage} AS s WHERE {same_key})"))
+    return TableCount(table.name, source, inserted, written - inserted, removed, await pg.fetchval(count))
 
 
-def _merge_sql(plan: Plan, stage: str) -> str:
+def _merge_sql(table: Table, types: list[str]) -> str:
     """Insert what is new, update what differs, leave equal rows alone (no new row versions)."""
-    columns = plan.source.columns
-    names = ", ".join(_quote(c) for c in columns)
-    key = ", ".join(_quote(c) for c in plan.source.key)
-    rest = [c for c in columns if c not in plan.source.key]
-    sql = (f"INSERT INTO {plan.target.qualified} AS t ({names}) OVERRIDING SYSTEM VALUE "
-           f"SELECT {names} FROM {stage} ON CONFLICT ({key}) ")
+    names = ", ".join(map(_quote, table.columns))
+    sql = (f"INSERT INTO {_quote(table.name)} AS t ({names}) OVERRIDING SYSTEM VALUE SELECT {names} "
+           f"FROM {_stage(table.name)} ON CONFLICT ({', '.join(map(_quote, table.key))}) ")
+    rest = [(_quote(c), "::text" if kind == "json" else "")  # json has no equality operator; its text does
+            for c, kind in zip(table.columns, types, strict=True) if c not in table.key]
     if not rest:
         return sql + "DO NOTHING"
-
-    def compared(side: str, column: str) -> str:
-        # json has no equality operator; its text does.
-        cast = "::text" if plan.target.columns[column].kind == "json" else ""
-        return f"{side}.{_quote(column)}{cast}"
-
-    updates = ", ".join(f"{_quote(c)} = EXCLUDED.{_quote(c)}" for c in rest)
-    old = ", ".join(compared("t", c) for c in rest)
-    new = ", ".join(compared("EXCLUDED", c) for c in rest)
-    return sql + f"DO UPDATE SET {updates} WHERE ROW({old}) IS DISTINCT FROM ROW({new})"
+    old, new = (", ".join(f"{side}.{c}{cast}" for c, cast in rest) for side in ("t", "EXCLUDED"))
+    return sql + (f"DO UPDATE SET {', '.join(f'{c} = EXCLUDED.{c}' for c, _ in rest)} "
+                  f"WHERE ROW({old}) IS DISTINCT FROM ROW({new})")
 
 
-def _prune_sql(plan: Plan, owner: ForeignKey, stage: str) -> str:
-    """Delete the target's parts of a copied parent that the source no longer has."""
-    parent_stage = f"pg_temp.{_quote(owner.parent)}"
-    of_parent = " AND ".join(
-        f"p.{_quote(pc)} = t.{_quote(c)}" for c, pc in zip(owner.columns, owner.parent_columns, strict=True)
-    )
-    same_key = " AND ".join(f"s.{_quote(c)} = t.{_quote(c)}" for c in plan.source.key)
-    return (f"DELETE FROM {plan.target.qualified} AS t "
-            f"WHERE EXISTS (SELECT 1 FROM {parent_stage} AS p WHERE {of_parent}) "
-            f"AND NOT EXISTS (SELECT 1 FROM {stage} AS s WHERE {same_key})")
-
-
-async def _advance_sequences(pg: asyncpg.Connection, plans: Sequence[Plan]) -> None:
-    """Move each identity/serial sequence past the largest id copied, so that rows the bot
-    adds later do not collide; a sequence already further on is left alone."""
-    for plan in plans:
-        for column in plan.target.columns.values():
-            if column.sequence is None:
-                continue
-            top = await pg.fetchval(f"SELECT max({_quote(column.name)}) FROM {plan.target.qualified}")
-            last, called = await pg.fetchrow(f"SELECT last_value, is_called FROM {column.sequence}")
-            following = last + 1 if called else last
-            if top is not None and top >= following:
-                await pg.execute("SELECT setval($1::regclass, $2)", column.sequence, top)
-
-
-async def _count(pg: asyncpg.Connection, table: str) -> int:
-    count: int = await pg.fetchval(f"SELECT count(*) FROM {table}")
-    return count
+async def _advance_sequences(pg: asyncpg.Connection, columns: dict[tuple[str, str], tuple[str, str | None]]) -> None:
+    """Move each identity sequence past the largest id copied, so that rows the bot adds later
+    do not collide; a sequence already further on is left alone."""
+    for (table, column), (_, sequence) in columns.items():
+        if sequence is not None:  # the next id it gives is last_value, or last_value + 1 once called
+            await pg.execute(f"SELECT setval($1::regclass, top) FROM (SELECT max({_quote(column)}) AS top FROM "
+                             f"{_quote(table)}) m WHERE top >= (SELECT last_value + is_called::int FROM {sequence})",
+                             sequence)
 
 
 def _rows(status: str) -> int:
@@ -433,13 +282,9 @@ def _rows(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-@asynccontextmanager
-async def _connect(url: str) -> AsyncIterator[asyncpg.Connection]:
-    pg = await asyncpg.connect(url)
-    try:
-        yield pg
-    finally:
-        await pg.close()
+def _stage(table: str) -> str:
+    """The temporary table a table's rows wait in until they are merged (dropped at the commit)."""
+    return f"pg_temp.{_quote('transfer_' + table)}"
 
 
 def _quote(name: str) -> str:
