@@ -9,13 +9,13 @@ in _queue_methods.py.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Self
 
 from ._driver import Answer, answered
-from ._plan import Duplicate, Plan
+from ._plan import Duplicate
 from ._puzzle_methods import PuzzleMethods
 from ._queue_methods import QueueMethods
 from ._rows import utc
@@ -197,13 +197,14 @@ class Storage(PuzzleMethods, QueueMethods):
     async def _change(self, game_id: int, expected_version: int, move: NewMove | None, changes: GameChanges,
                       ratings: list[RatingUpdate], notices: list[NewNotice]) -> Game:
         plan = games.change_game(self._moves, game_id, expected_version, move, changes, ratings, notices, self._time())
-        return await self._changing(game_id, plan)
+        return await self._changing(game_id, self._write(plan))
 
-    async def _changing(self, game_id: int, plan: Plan[Game]) -> Game:
-        """Runs a write to game `game_id`; the chat's one open game refusing it is ChannelBusy."""
+    async def _changing(self, game_id: int, write: Awaitable[Game]) -> Game:
+        """Awaits `write`, a write to game `game_id`; the chat's one open game refusing it is
+        ChannelBusy."""
         try:
             # Cached once committed: a version that never committed must not be served.
-            return self._moves.put(await self._write(plan))
+            return self._moves.put(await write)
         except Duplicate as error:
             raise await self._read(games.channel_busy("", "", game_id)) from error
 
@@ -218,8 +219,8 @@ class Storage(PuzzleMethods, QueueMethods):
     ) -> Game:
         """Take back the last `count` plies (a takeback) and apply `changes` (and
         `notices`), as one CAS."""
-        return await self._changing(game_id, games.undo_moves(game_id, expected_version, count, changes,
-                                                              list(notices), self._time()))
+        return await self._changing(game_id, self._write(games.undo_moves(game_id, expected_version, count, changes,
+                                                                          list(notices), self._time())))
 
     async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
         """Active games whose move deadline is at or before `now`, earliest first. Only `platform`'s, if given."""

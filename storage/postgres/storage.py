@@ -17,10 +17,9 @@ import asyncpg
 
 from .._cache import MoveCache
 from .._common import BUSY_TIMEOUT_MS, MOVE_CACHE_SIZE, Clock, utc_now
-from .._plan import Duplicate, Plan
+from .._plan import Plan
 from ..base import Storage
 from ..errors import StorageError, StorageUnavailable
-from ..queries import games
 from ..records import (
     ChatState,
     Game,
@@ -153,11 +152,8 @@ class PostgresStorage(Storage):
         before = self._moves.get(game_id, expected_version)
         if before is None or ratings:
             return await super()._change(game_id, expected_version, move, changes, ratings, notices)
-        try:
-            return self._moves.put(await self._run(_fast.change_game, before, game_id, expected_version, move,
-                                                   changes, notices, self._time()))
-        except Duplicate as error:
-            raise await self._read(games.channel_busy("", "", game_id)) from error
+        return await self._changing(game_id, self._run(_fast.change_game, before, game_id, expected_version, move,
+                                                       changes, notices, self._time()))
 
     async def close(self) -> None:
         await self._pool.close()

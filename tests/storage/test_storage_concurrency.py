@@ -9,17 +9,15 @@ from storage import (
     ChannelBusy,
     Game,
     GameChanges,
-    NewGame,
     NewMove,
     Player,
     RatingUpdate,
-    Seat,
     Storage,
     VersionConflict,
     open_storage,
 )
 
-from .storage_helpers import START_FEN, FakeClock, MakeGame
+from .storage_helpers import FakeClock, MakeGame, challenge
 
 WRITERS = 50
 
@@ -105,7 +103,7 @@ async def test_racing_challenges_in_one_channel(
 
         async def attempt(i: int) -> Game:
             return await (storage if i % 2 else other).create_game(
-                _challenge_by(alice if i % 2 else bob)
+                challenge(alice if i % 2 else bob, channel="Cgroup")
             )
 
         results = await asyncio.gather(*(attempt(i) for i in range(20)), return_exceptions=True)
@@ -113,19 +111,6 @@ async def test_racing_challenges_in_one_channel(
     busy = [r for r in results if isinstance(r, ChannelBusy)]
     assert len(games) == 1 and len(busy) == 19
     assert {b.game_id for b in busy} == {games[0].id}
-
-
-def _challenge_by(player: Player) -> NewGame:
-    return NewGame(
-        platform="line",
-        channel="Cgroup",
-        white=Seat.human(player.id),
-        black=None,
-        start_fen=START_FEN,
-        promotion="forced",
-        perpetual="forbid",
-        move_seconds=60,
-    )
 
 
 async def test_two_games_of_the_same_players_finishing_at_once(
