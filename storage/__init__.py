@@ -4,114 +4,58 @@
         player = await storage.get_or_create_player("discord", "1234", "Somchai")
 """
 
-from ._rows import extended_streak
-from .base import Answer, Storage
-from .errors import (
-    ChannelBusy,
-    IncompatibleDatabase,
-    NotFound,
-    PuzzleAlreadyPosted,
-    StorageBusy,
-    StorageError,
-    StorageUnavailable,
-    VersionConflict,
-)
-from .open import is_database_url, open_storage, wait_for_storage
-from .postgres import PostgresStorage
-from .records import (
-    INITIAL_DEVIATION,
-    INITIAL_RATING,
-    INITIAL_VOLATILITY,
-    NO_CHANGES,
-    OPEN_STATUSES,
-    UNCHANGED,
-    ChannelSettings,
-    ChatState,
-    Color,
-    Game,
-    GameChanges,
-    GameStatus,
-    InboxEvent,
-    MoveRecord,
-    NewEvent,
-    NewGame,
-    NewMove,
-    NewNotice,
-    NoticeCounts,
-    OutboxNotice,
-    Perpetual,
-    Platform,
-    Player,
-    PlayerRating,
-    Promotion,
-    Puzzle,
-    PuzzleAttempt,
-    PuzzlePost,
-    PuzzleProgress,
-    PuzzleScore,
-    RatingUpdate,
-    Result,
-    Seat,
-    Standing,
-    Streak,
-    Subscription,
-    Taken,
-)
-from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
-
-__all__ = [
-    "DEFAULT_DATABASE_PATH",
-    "INITIAL_DEVIATION",
-    "INITIAL_RATING",
-    "INITIAL_VOLATILITY",
-    "NO_CHANGES",
-    "OPEN_STATUSES",
-    "UNCHANGED",
-    "Answer",
-    "ChannelBusy",
-    "ChannelSettings",
-    "ChatState",
-    "Color",
-    "Game",
-    "GameChanges",
-    "GameStatus",
-    "InboxEvent",
-    "IncompatibleDatabase",
-    "MoveRecord",
-    "NewEvent",
-    "NewGame",
-    "NewMove",
-    "NewNotice",
-    "NotFound",
-    "NoticeCounts",
-    "OutboxNotice",
-    "Perpetual",
-    "Platform",
-    "Player",
-    "PlayerRating",
-    "PostgresStorage",
-    "Promotion",
-    "Puzzle",
-    "PuzzleAlreadyPosted",
-    "PuzzleAttempt",
-    "PuzzlePost",
-    "PuzzleProgress",
-    "PuzzleScore",
-    "RatingUpdate",
-    "Result",
-    "Seat",
-    "SqliteStorage",
-    "Standing",
-    "Storage",
-    "StorageBusy",
-    "StorageError",
-    "StorageUnavailable",
-    "Streak",
-    "Subscription",
-    "Taken",
-    "VersionConflict",
-    "extended_streak",
-    "is_database_url",
-    "open_storage",
-    "wait_for_storage",
-]
+# Each name is imported as itself: this is the package's API (mypy's no_implicit_reexport).
+from ._rows import extended_streak as extended_streak
+from .base import Answer as Answer
+from .base import Storage as Storage
+from .errors import ChannelBusy as ChannelBusy
+from .errors import IncompatibleDatabase as IncompatibleDatabase
+from .errors import NotFound as NotFound
+from .errors import PuzzleAlreadyPosted as PuzzleAlreadyPosted
+from .errors import StorageBusy as StorageBusy
+from .errors import StorageError as StorageError
+from .errors import StorageUnavailable as StorageUnavailable
+from .errors import VersionConflict as VersionConflict
+from .open import is_database_url as is_database_url
+from .open import open_storage as open_storage
+from .open import wait_for_storage as wait_for_storage
+from .postgres import PostgresStorage as PostgresStorage
+from .records import INITIAL_DEVIATION as INITIAL_DEVIATION
+from .records import INITIAL_RATING as INITIAL_RATING
+from .records import INITIAL_VOLATILITY as INITIAL_VOLATILITY
+from .records import NO_CHANGES as NO_CHANGES
+from .records import OPEN_STATUSES as OPEN_STATUSES
+from .records import UNCHANGED as UNCHANGED
+from .records import ChannelSettings as ChannelSettings
+from .records import ChatState as ChatState
+from .records import Color as Color
+from .records import Game as Game
+from .records import GameChanges as GameChanges
+from .records import GameStatus as GameStatus
+from .records import InboxEvent as InboxEvent
+from .records import MoveRecord as MoveRecord
+from .records import NewEvent as NewEvent
+from .records import NewGame as NewGame
+from .records import NewMove as NewMove
+from .records import NewNotice as NewNotice
+from .records import NoticeCounts as NoticeCounts
+from .records import OutboxNotice as OutboxNotice
+from .records import Perpetual as Perpetual
+from .records import Platform as Platform
+from .records import Player as Player
+from .records import PlayerRating as PlayerRating
+from .records import Promotion as Promotion
+from .records import Puzzle as Puzzle
+from .records import PuzzleAttempt as PuzzleAttempt
+from .records import PuzzlePost as PuzzlePost
+from .records import PuzzleProgress as PuzzleProgress
+from .records import PuzzleScore as PuzzleScore
+from .records import RatingUpdate as RatingUpdate
+from .records import Result as Result
+from .records import Seat as Seat
+from .records import Standing as Standing
+from .records import Streak as Streak
+from .records import Subscription as Subscription
+from .records import Taken as Taken
+from .sqlite import DEFAULT_DATABASE_PATH as DEFAULT_DATABASE_PATH
+from .sqlite import SqliteStorage as SqliteStorage

@@ -7,8 +7,8 @@ and flags as 0/1, PostgreSQL has its own types; a row reads the same from either
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final, TypeVar
 
@@ -43,29 +43,29 @@ GAME_COLUMNS: Final = (
 GAME_VARIANT: Final = [column.strip() for column in GAME_COLUMNS.split(",")].index("variant")
 # "by" is a keyword in PostgreSQL; SQLite takes the quoted name as well.
 MOVE_COLUMNS: Final = 'ply, uci, san, "by", at'
-PLAYER_COLUMNS: Final = "id, platform, user_id, display_name, language, created, updated"
-RATING_COLUMNS: Final = "player_id, variant, rating, deviation, volatility, games_played"
+
+
+def columns(record: type, skip: int = 0) -> str:
+    """The columns holding `record`'s fields (after the first `skip`, which the query knows):
+    where a table and its record agree, the record's field names are the column names."""
+    return ", ".join(f.name for f in fields(record)[skip:])
+
+
+PLAYER_COLUMNS: Final = columns(Player)
+RATING_COLUMNS: Final = columns(PlayerRating)
 # A player (`p`) and their rating (`r`, NULLs without a row), as a rating table reads them.
 STANDING_COLUMNS: Final = ", ".join(
     [f"p.{column}" for column in PLAYER_COLUMNS.split(", ")]
     + [f"r.{column}" for column in RATING_COLUMNS.split(", ")]
 )
-NOTICE_COLUMNS: Final = (
-    "id, key, platform, channel, kind, payload, push, created, due, attempts, last_error,"
-    " sent, dead"
-)
-SETTINGS_COLUMNS: Final = (
-    "language, promotion, perpetual, move_seconds, coordinates, orientation, push_notices,"
-    " notation"
-)
-PUZZLE_COLUMNS: Final = "id, fen, solution, rating, themes, source"
-SUBSCRIPTION_COLUMNS: Final = (
-    "id, platform, channel, local_time, timezone, language, last_posted, created"
-)
-POST_COLUMNS: Final = "id, platform, channel, puzzle_id, subscription_id, local_date, posted"
-ATTEMPT_COLUMNS: Final = "post_id, player_id, tries, solved, first_at, solved_at"
-PROGRESS_COLUMNS: Final = "post_id, player_id, ply, gave_up, updated"
-STREAK_COLUMNS: Final = "current, best, last_date"
+NOTICE_COLUMNS: Final = columns(OutboxNotice)
+SETTINGS_COLUMNS: Final = columns(ChannelSettings, skip=2)  # after platform and channel
+PUZZLE_COLUMNS: Final = columns(Puzzle)
+SUBSCRIPTION_COLUMNS: Final = columns(Subscription)
+POST_COLUMNS: Final = columns(PuzzlePost)
+ATTEMPT_COLUMNS: Final = columns(PuzzleAttempt)
+PROGRESS_COLUMNS: Final = columns(PuzzleProgress)
+STREAK_COLUMNS: Final = columns(Streak, skip=3)  # after platform, channel and player_id
 
 
 def utc(value: datetime) -> datetime:
@@ -95,6 +95,28 @@ def opt_day(value: Any) -> date | None:
 
 def clock(value: Any) -> time:
     return value if isinstance(value, time) else time.fromisoformat(value)
+
+
+def opt_flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+# How a stored value becomes a field's, by the field's annotation; other values are kept as read.
+_READ: Final[dict[str, Callable[[Any], Any]]] = {
+    "datetime": instant, "datetime | None": opt_instant, "date": day, "date | None": opt_day,
+    "time": clock, "bool": bool, "bool | None": opt_flag,
+}
+
+
+def decoder(record: type[T]) -> Callable[..., T]:
+    """How a row of `columns(record, skip)` becomes a `record`: `decode(row, *known)`, with the
+    `skip` fields the query knows, each value read by its field's annotation."""
+    reads = [_READ.get(str(f.type)) for f in fields(record)]  # type: ignore[arg-type]
+
+    def decode(row: Sequence[Any], *known: Any) -> T:
+        values = (*known, *row)
+        return record(*(value if read is None else read(value) for read, value in zip(reads, values, strict=True)))
+    return decode
 
 
 def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
@@ -141,18 +163,8 @@ def change_columns(changes: GameChanges) -> Iterator[tuple[str, Any]]:
             yield name, value
 
 
-def player_from_row(row: Sequence[Any]) -> Player:
-    id_, platform, user_id, display_name, language, created, updated = row
-    return Player(
-        id_, platform, user_id, display_name, language, instant(created),
-        instant(updated),
-    )
-
-
-def rating_from_row(row: Sequence[Any]) -> PlayerRating:
-    """A `RATING_COLUMNS` row; both backends store these values alike."""
-    player_id, variant, rating, deviation, volatility, games_played = row
-    return PlayerRating(player_id, variant, rating, deviation, volatility, games_played)
+player_from_row: Final = decoder(Player)
+rating_from_row: Final = decoder(PlayerRating)
 
 
 def standing_from_row(row: Sequence[Any], variant: str) -> Standing:
@@ -172,24 +184,14 @@ def check_rated_variant(variant: str, ratings: Sequence[RatingUpdate]) -> None:
             )
 
 
-def notice_from_row(row: Sequence[Any]) -> OutboxNotice:
-    (id_, key, platform, channel, kind, payload, push, created, due, attempts, last_error,
-     sent, dead) = row
-    return OutboxNotice(
-        id_, key, platform, channel, kind, payload, bool(push), instant(created),
-        instant(due), attempts, last_error, opt_instant(sent),
-        opt_instant(dead),
-    )
+notice_from_row: Final = decoder(OutboxNotice)
 
 
 def settings_from_row(platform: Platform, channel: str, row: Sequence[Any] | None) -> ChannelSettings:
-    if row is None:
-        return ChannelSettings(platform, channel)
-    language, promotion, perpetual, move_seconds, coordinates, orientation, push, notation = row
-    return ChannelSettings(
-        platform, channel, language, promotion, perpetual, move_seconds, coordinates,
-        orientation, None if push is None else bool(push), notation,
-    )
+    return ChannelSettings(platform, channel) if row is None else _settings(row, platform, channel)
+
+
+_settings: Final = decoder(ChannelSettings)
 
 
 def puzzle_values(puzzle: Puzzle) -> tuple[Any, ...]:
@@ -203,42 +205,17 @@ def puzzle_from_row(row: Sequence[Any]) -> Puzzle:
     return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source)
 
 
-def subscription_from_row(row: Sequence[Any]) -> Subscription:
-    id_, platform, channel, local_time, timezone, language, last_posted, created = row
-    return Subscription(
-        id_, platform, channel, clock(local_time), timezone, language,
-        opt_day(last_posted), instant(created),
-    )
+subscription_from_row: Final = decoder(Subscription)
+post_from_row: Final = decoder(PuzzlePost)
+attempt_from_row: Final = decoder(PuzzleAttempt)
+progress_from_row: Final = decoder(PuzzleProgress)
 
 
-def post_from_row(row: Sequence[Any]) -> PuzzlePost:
-    id_, platform, channel, puzzle_id, subscription_id, local_date, posted = row
-    return PuzzlePost(
-        id_, platform, channel, puzzle_id, subscription_id, opt_day(local_date),
-        instant(posted),
-    )
+def streak_from_row(platform: Platform, channel: str, player_id: int, row: Sequence[Any] | None) -> Streak:
+    return Streak(platform, channel, player_id) if row is None else _streak(row, platform, channel, player_id)
 
 
-def attempt_from_row(row: Sequence[Any]) -> PuzzleAttempt:
-    post_id, player_id, tries, solved, first_at, solved_at = row
-    return PuzzleAttempt(
-        post_id, player_id, tries, bool(solved), instant(first_at),
-        opt_instant(solved_at),
-    )
-
-
-def progress_from_row(row: Sequence[Any]) -> PuzzleProgress:
-    post_id, player_id, ply, gave_up, updated = row
-    return PuzzleProgress(post_id, player_id, ply, bool(gave_up), instant(updated))
-
-
-def streak_from_row(
-    platform: Platform, channel: str, player_id: int, row: Sequence[Any] | None
-) -> Streak:
-    if row is None:
-        return Streak(platform, channel, player_id)
-    current, best, last_date = row
-    return Streak(platform, channel, player_id, current, best, opt_day(last_date))
+_streak: Final = decoder(Streak)
 
 
 def extended_streak(streak: Streak, day: date) -> Streak | None:

@@ -8,7 +8,6 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-import storage
 from storage import (
     NO_CHANGES,
     GameChanges,
@@ -82,11 +81,6 @@ def test_each_backend_implements_the_whole_interface(backend: type[Storage]) -> 
         assert inspect.signature(getattr(backend, name)) == inspect.signature(
             getattr(Storage, name)
         ), name
-
-
-def test_package_exports_what_it_lists() -> None:
-    for name in storage.__all__:
-        assert hasattr(storage, name), name
 
 
 async def test_naive_times_are_refused(storage: Storage) -> None:
