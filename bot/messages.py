@@ -90,6 +90,8 @@ class GameView:
     status: str = "active"
     to_move: str | None = None  # the platform's user id of the person to move (None: the engine, or not known)
     variant: str = "makruk"
+    # A live game's clocks when the reply was made, in milliseconds, and whose runs (None: correspondence).
+    clocks: tuple[int, int, str | None] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -101,7 +103,9 @@ class GameView:
             "reason": self.reason,
             "white": self.white,
             "black": self.black,
-        }
+        } | ({} if self.clocks is None else {
+            "clocks": {"white_ms": self.clocks[0], "black_ms": self.clocks[1], "running": self.clocks[2]},
+        })
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from storage.records import Game, GameChanges, Result
 
 from ...messages import Incoming, Platform, User
 from ..errors import Refusal
+from . import live
 from .context import Context
 from .moves import engine_to_move, engine_turns
 from .table import Notify, side_to_move
@@ -85,6 +86,9 @@ async def _flag(table: Table, game: Game) -> None:
         if game.status != "active" or game.deadline is None or game.deadline > table.clock.now():
             return
         board = table.board(game)
+        if game.time_control is not None:  # a live game: lost, drawn, or aborted before a first move
+            await live.time_out(table, await _system_context(table, game), game, board, Notify("timeout"))
+            return
         result: Result = "0-1" if side_to_move(board) == "w" else "1-0"
         await table.finish(await _system_context(table, game), game, board, result, "timeout",
                            notify=Notify("timeout"))

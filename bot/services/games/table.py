@@ -17,7 +17,18 @@ from typing import Any, TypeVar
 
 from makruk import Board, CountEvent, Move
 from storage import Answer, Storage, StorageError
-from storage.records import ChannelSettings, Color, Game, GameChanges, NewMove, NewNotice, Player, RatingUpdate, Result
+from storage.records import (
+    ChannelSettings,
+    Color,
+    Game,
+    GameChanges,
+    NewMove,
+    NewNotice,
+    Player,
+    RatingUpdate,
+    Result,
+    clock_state,
+)
 
 from ...clock import Clock
 from ...config import Settings
@@ -29,6 +40,7 @@ from ..errors import Refusal
 from ..outbox import new_notice
 from ..presenter import Presenter
 from ..puzzles import PuzzleService
+from . import live
 from .context import Context
 from .ratings import rating_updates
 
@@ -202,6 +214,7 @@ class Table:
             ctx.language, game, board, self.names(game, players), event,
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
             flip=flip, settings=ctx.settings, actor=ctx.msg.user, selected=selected,
+            clocks=clock_state(game, self.clock.now()),
         )
         seat = game.seat(side_to_move(board)) if game.status == "active" else None
         mover = players.get(seat.player_id) if seat is not None and seat.player_id is not None else None
@@ -240,6 +253,7 @@ class Table:
         """Ends the game with ``result`` for ``reason``, rates it, and shows it."""
         changes = GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
                               draw_offer=None, takeback_offer=None)
+        changes = dataclasses.replace(changes, **dict(live.stopped(game, self.clock.now()).items()))
         updates = await rating_updates(self.storage, game, result)
         _, reply = await self.commit(ctx, game, board, changes, "finished", ratings=updates, notify=notify)
         return reply
