@@ -25,7 +25,6 @@ import asyncpg
 import pytest
 
 from makruk import Board, CountEvent
-from storage import _migrations as history
 from storage import (
     Color,
     GameChanges,
@@ -41,6 +40,7 @@ from storage import (
     VersionConflict,
     open_storage,
 )
+from storage import _migrations as history
 
 from ..conftest import BACKENDS
 from ..pgserver import PgServer

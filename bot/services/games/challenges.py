@@ -97,6 +97,7 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
         time_control=options.time_control,
         clocks=clocks,
     ))
+    table.stored(game)
     board = table.board(game)
     replies = [await table.drawn(ctx, reply) for reply in shown]
     replies += await engine_turns(table, ctx, game, board)

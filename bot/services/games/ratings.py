@@ -4,8 +4,8 @@ Each variant has ratings of its own (a Makruk rating is not a Sittuyin rating), 
 too (a live game's rating is not a correspondence game's): a game moves the ratings of its
 variant and speed only, and ``rating`` and ``top`` show correspondence Makruk's unless a variant
 or the speed is named (``top sittuyin``, ``rating @bob ouk``, ``top makruk live``). Between two
-people both ratings move; against the bot only the person's does, against the level's fixed estimated rating (bot/engines/levels.py,
-estimated in Makruk and used for every variant).
+people both ratings move; against the bot only the person's does, against the level's fixed
+estimated rating (bot/engines/levels.py, estimated in Makruk and used for every variant).
 """
 
 from __future__ import annotations

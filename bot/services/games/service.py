@@ -62,6 +62,7 @@ from . import (
     queries,
     ratings,
 )
+from .alarm import DeadlineWake
 from .context import Context
 from .queries import MoveChoice
 from .registry import Registry
@@ -229,6 +230,12 @@ class GameService:
         """Expires challenges, sends reminders, ends games lost on time, gives the engine its
         waiting turns; what the chats are owed goes to the outbox (see clock.py)."""
         await clock.tick(self.table, platform)
+
+    def wake(self, platform: Platform | None = None) -> DeadlineWake:
+        """What a door's Scheduler sleeps on (``Scheduler(..., wake=games.wake(platform))``): until
+        the next deadline of ``platform``'s games, or until this service stores an earlier one,
+        so a live game's flag falls on time."""
+        return DeadlineWake(self.table.storage, self.table.clock, self.table.bell, platform)
 
     def outbox(self, platform: Platform, send: Send, *, pictures: bool = True) -> Outbox:
         """The deliverer of ``platform``'s notices through its door's ``send``; ``pictures=False``

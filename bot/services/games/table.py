@@ -41,6 +41,7 @@ from ..outbox import new_notice
 from ..presenter import Presenter
 from ..puzzles import PuzzleService
 from . import live
+from .alarm import Bell
 from .context import Context
 from .ratings import rating_updates
 
@@ -71,6 +72,7 @@ class Table:
         # One lock per channel while anyone waits on it; unused locks go away with their last user.
         self._locks: weakref.WeakValueDictionary[tuple[Platform, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+        self.bell = Bell()  # rung when a live game's deadline may have come sooner (alarm.py)
 
     def sizes(self) -> dict[str, int]:
         """How many entries the in-memory tables hold (each has a bound; for tests and metrics)."""
@@ -282,9 +284,15 @@ class Table:
             game = await self.storage.append_move(game.id, game.version, move, changes, ratings=ratings,
                                                   notices=notices)
         self.remember(game, board)
+        self.stored(game)
         if reply is None:
             reply = await self.game_reply(ctx, game, board, event, last=last)
         return game, reply
+
+    def stored(self, game: Game) -> None:
+        """A change of ``game`` is stored: a live game's new deadline wakes the scheduler."""
+        if game.time_control is not None:
+            self.bell.ring()
 
     def answering(self, ctx: Context) -> Notify | None:
         """How a change a person's message makes keeps its answer: in the outbox, held back
