@@ -157,7 +157,8 @@ class Reply:
             board=BoardView(**{**board, "arrows": tuple(board["arrows"]), "targets": tuple(board["targets"])})
             if board else None,
             actions=tuple(Action(**a) for a in data.get("actions", ())),
-            game=GameView(**game) if game else None,
+            game=GameView(**{**game, "clocks": tuple(game["clocks"]) if game.get("clocks") else None})
+            if game else None,
             private=data.get("private", False),
             mentions=tuple(User(**u) for u in data.get("mentions", ())),
             outbox_key=data.get("outbox_key"),
