@@ -124,6 +124,7 @@ async def test_a_flag_loses_and_moves_the_live_ratings_only(chat, service, stora
     notices = await tick(service)
     assert len(notices) == 1
     game = notices[0].reply.game
+    assert game is not None
     assert game.result == "0-1" and game.reason == "timeout" and game.clocks == (0, 180_000, None)
     alice = await storage.find_player("console", "alice")
     assert (await storage.get_rating(alice.id, "makruk", "live")).games_played == 1
@@ -145,7 +146,7 @@ async def test_a_flag_against_a_bare_khun_is_a_draw(chat, service, storage, cloc
     clock.advance(seconds=61)
     notices = await tick(service)
     game = notices[0].reply.game
-    assert game.result == "1/2-1/2" and game.reason == "timeout_draw"
+    assert game is not None and game.result == "1/2-1/2" and game.reason == "timeout_draw"
 
 
 async def test_a_flag_with_mating_material_left_loses(chat, service, clock) -> None:
@@ -154,8 +155,8 @@ async def test_a_flag_with_mating_material_left_loses(chat, service, clock) -> N
     await chat.ok("alice", "e1d1")
     await chat.ok("bob", "a2a3")
     clock.advance(seconds=61)
-    notices = await tick(service)
-    assert notices[0].reply.game.result == "0-1" and notices[0].reply.game.reason == "timeout"
+    game = (await tick(service))[0].reply.game
+    assert game is not None and game.result == "0-1" and game.reason == "timeout"
 
 
 async def test_sittuyin_s_deployment_is_played_on_the_clock(chat, clock) -> None:
@@ -180,8 +181,10 @@ async def test_clocks_survive_a_restart(db_path, clock) -> None:
     clock.advance(seconds=30)
     async with await open_storage(str(db_path), clock=clock.now) as storage:
         after = await storage.active_game("console", "c1")
+        assert after is not None and before is not None
         assert after.time_control == TimeControl(180, 2) and after.clocks == before.clocks
-        assert clock_state(after, clock.now()).black_ms == 150_000
+        state = clock_state(after, clock.now())
+        assert state is not None and state.black_ms == 150_000
         chat = Chat(GameService(storage, settings, clock=clock, engine=RandomMover(1), render=no_image))
         replies = await chat.ok("carol", "board")
         assert "2:55" in replies[0].text and "2:30" in replies[0].text
@@ -199,7 +202,8 @@ async def test_a_flag_is_announced_once_by_two_processes(database, clock) -> Non
         clock.advance(seconds=181)
         await asyncio.gather(one.tick("console"), two.tick("console"), one.tick("console"))
         notices = await tick(one) + await tick(two)
-        assert [n.reply.game.reason for n in notices] == ["timeout"]
+        assert [n.reply.game.reason for n in notices if n.reply.game is not None] == ["timeout"]
+        assert len(notices) == 1
 
 
 async def test_the_bot_plays_on_its_clock(chat, service, clock) -> None:
