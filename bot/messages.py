@@ -73,6 +73,7 @@ class BoardView:
     selected: str | None = None  # tap-to-move: the chosen piece's square ...
     targets: tuple[str, ...] = ()  # ... and where it may go
     variant: str = "makruk"  # the member of the family the FEN is of (makruk.VARIANTS)
+    clocks: str | None = None  # a live game's clocks, written under the board (a caption is a puzzle card's)
 
 
 @dataclass(frozen=True)

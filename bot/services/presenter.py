@@ -132,7 +132,7 @@ class Presenter:
             targets=tuple(SQUARE_NAMES[m.to_square] for m in board.legal_moves() if m.from_square == selected)
             if selected is not None else (),
             variant=game.variant,
-            caption=clock,
+            clocks=clock,
         )
         return Reply(
             kind="game" if game.status == "active" else "game_over",
@@ -244,7 +244,7 @@ class Presenter:
                 def render_view(view: BoardView) -> bytes:
                     return render_board(view.fen, variant=view.variant, size=IMAGE_SIZE, flip=view.flip,
                                         last_move=view.last_move, coords=view.coords, selected=view.selected,
-                                        targets=view.targets, arrows=view.arrows, caption=view.caption)
+                                        targets=view.targets, arrows=view.arrows, caption=view.clocks)
                 self._render = render_view
         return self._render(view)
 

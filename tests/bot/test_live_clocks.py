@@ -83,7 +83,7 @@ async def test_each_clock_starts_with_its_own_first_move_and_gains_the_increment
     moved = await chat.ok("alice", "a3a4")  # 5 s run, 2 s back
     assert moved[0].game.clocks == (177_000, 180_000, "b")
     assert "2:57" in moved[0].text and "3:00" in moved[0].text
-    assert moved[0].board is not None and "2:57" in (moved[0].board.caption or "")
+    assert moved[0].board is not None and "2:57" in (moved[0].board.clocks or "")
     game = await service.storage.active_game("console", "c1")
     assert game.deadline == clock.now() + timedelta(seconds=180)  # Black's clock runs out then
 
@@ -289,3 +289,51 @@ async def test_storing_a_live_game_wakes_the_scheduler(chat, service) -> None:
 async def _until(condition) -> None:
     while not condition():
         await asyncio.sleep(0.01)
+
+
+async def test_a_takeback_stops_the_running_clock_and_starts_the_side_to_move_s(chat, service, clock) -> None:
+    await live_game(chat)
+    await chat.ok("alice", "e3e4")
+    await chat.ok("bob", "b6b5")
+    clock.advance(seconds=5)
+    await chat.ok("alice", "a3a4")  # White: 180 - 5 + 2
+    clock.advance(seconds=4)
+    await chat.ok("bob", "undo")
+    # Black's 4 s are spent; Black's move and White's reply go back, so Black is before its
+    # first move again: its clock stops, and it has 30 s to make one.
+    replies = await chat.ok("alice", "accept")
+    assert replies[0].game is not None and replies[0].game.clocks == (177_000, 176_000, None)
+    game = await service.storage.active_game("console", "c1")
+    assert game is not None and game.deadline == clock.now() + timedelta(seconds=30)
+    clock.advance(seconds=3)
+    await chat.ok("bob", "b6b5")
+    clock.advance(seconds=1)
+    await chat.ok("alice", "undo")  # White's running second is spent; both first moves go back
+    replies = await chat.ok("bob", "accept")
+    assert replies[0].game is not None and replies[0].game.ply == 0
+    assert replies[0].game.clocks == (176_000, 176_000, None)
+
+
+async def test_resigning_stops_the_clocks(chat, clock) -> None:
+    await live_game(chat)
+    await chat.ok("alice", "e3e4")
+    await chat.ok("bob", "b6b5")
+    clock.advance(seconds=10)
+    replies = await chat.ok("alice", "resign")
+    assert replies[0].game is not None and replies[0].game.clocks == (170_000, 180_000, None)
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "3 min + 2 s"), ("th", "3 นาที + 2 วินาที"), ("ja", "3分+2秒"), ("km", "3 នាទី + 2 វិនាទី"),
+])
+async def test_a_live_challenge_names_its_clock_in_the_chat_s_language(chat, language, words) -> None:
+    await chat.ok("carol", f"lang {language}")
+    replies = await chat.ok("alice", "new @bob 3+2", "bob")
+    assert words in replies[0].text
+    started = await chat.ok("bob", "accept")
+    assert "3:00" in started[0].text and "30" in started[0].text
+
+
+async def test_top_live_in_thai(chat) -> None:
+    replies = await chat.ok("carol", "top หมากรุก สด")
+    assert replies[0].text == CATALOG.text("en", "top.empty.live", variant="Makruk")

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from makruk import Board, CountEvent, Move
 from storage import Answer, Storage, StorageError
 from storage.records import (
+    UNCHANGED,
     ChannelSettings,
     Color,
     Game,
@@ -255,7 +256,6 @@ class Table:
         """Ends the game with ``result`` for ``reason``, rates it, and shows it."""
         changes = GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
                               draw_offer=None, takeback_offer=None)
-        changes = dataclasses.replace(changes, **dict(live.stopped(game, self.clock.now()).items()))
         updates = await rating_updates(self.storage, game, result)
         _, reply = await self.commit(ctx, game, board, changes, "finished", ratings=updates, notify=notify)
         return reply
@@ -271,6 +271,8 @@ class Table:
         message, as its answer (kind ``answer``).
         """
         notify = notify or self.answering(ctx)
+        if changes.status in ("finished", "aborted") and changes.clocks is UNCHANGED:
+            changes = dataclasses.replace(changes, **dict(live.stopped(game, self.clock.now()).items()))
         notices: list[NewNotice] = []
         reply: Reply | None = None
         if notify is not None:
