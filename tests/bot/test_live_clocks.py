@@ -337,3 +337,58 @@ async def test_a_live_challenge_names_its_clock_in_the_chat_s_language(chat, lan
 async def test_top_live_in_thai(chat) -> None:
     replies = await chat.ok("carol", "top หมากรุก สด")
     assert replies[0].text == CATALOG.text("en", "top.empty.live", variant="Makruk")
+
+
+class SlowMover(RandomMover):
+    """A random mover that thinks past its clock from its ``slow_from``-th move on, and notes
+    the thinking time each position allowed it."""
+
+    def __init__(self, clock, slow_from: int, seconds: float) -> None:
+        super().__init__(seed=2)
+        self.clock, self.slow_from, self.seconds = clock, slow_from, seconds
+        self.allowed: list[float | None] = []
+
+    async def best_move(self, position, *, level: int) -> str:
+        self.allowed.append(position.seconds)
+        if len(self.allowed) >= self.slow_from:
+            self.clock.advance(seconds=self.seconds)
+        return await super().best_move(position, level=level)
+
+
+async def test_the_bot_s_answer_after_its_flag_loses_on_time(storage, clock) -> None:
+    engine = SlowMover(clock, slow_from=2, seconds=61)
+    chat = Chat(GameService(storage, Settings(language="en"), clock=clock, engine=engine, render=no_image))
+    await chat.ok("alice", "new bot 1 1+0")
+    await chat.ok("alice", "e3e4")  # the bot's first move is in time
+    replies = await chat.ok("alice", "a3a4")  # its second comes after its minute ran out
+    assert replies[-1].game is not None and replies[-1].game.result == "1-0"
+    assert replies[-1].game.reason == "timeout"
+    game = await storage.last_game("console", "c1")
+    assert game is not None and len(game.moves) == 3  # its late move was not played
+    assert engine.allowed[0] == 2.0 and engine.allowed[1] is not None and engine.allowed[1] < 60
+
+
+async def test_the_bot_s_first_move_too_late_aborts(storage, clock) -> None:
+    engine = SlowMover(clock, slow_from=1, seconds=31)
+    chat = Chat(GameService(storage, Settings(language="en"), clock=clock, engine=engine, render=no_image))
+    replies = await chat.ok("alice", "new bot 1 black 3+2")
+    assert replies[-1].game is not None and replies[-1].game.status == "aborted"
+
+
+async def test_the_built_in_engine_thinks_no_longer_than_the_clock_allows() -> None:
+    from bot.engines import BuiltinEngine
+    from bot.engines.base import EnginePosition
+    from makruk import starting_fen
+
+    engine = BuiltinEngine()
+    asked: list[float | None] = []
+
+    async def think(position, *, depth=None, seconds=None, nodes=None, all_root_scores=False):
+        asked.append(seconds)
+        raise RuntimeError("no search here")  # it answers anyway, by a quick move
+
+    engine.think = think  # type: ignore[method-assign]
+    position = EnginePosition(starting_fen("makruk"), ())
+    await engine.best_move(position, level=4)
+    await engine.best_move(EnginePosition(starting_fen("makruk"), (), seconds=0.3), level=4)
+    assert asked == [2.5, 0.3]
