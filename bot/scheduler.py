@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -27,6 +28,11 @@ PAST_THE_DEADLINE = 0.01
 
 
 class Wake(Protocol):
+    @property
+    def jobs(self) -> Sequence[Job]:
+        """What runs when a deadline wakes the scheduler before its interval is up."""
+        ...
+
     async def seconds_to_next(self) -> float | None:
         """Seconds until the next deadline (None: there is none)."""
         ...
@@ -43,10 +49,10 @@ class Scheduler:
         self.wake = wake
         self._task: asyncio.Task[None] | None = None
 
-    async def run_once(self) -> int:
-        """Runs every job once, in order; returns how many notices they delivered."""
+    async def run_once(self, jobs: Sequence[Job] | None = None) -> int:
+        """Runs every job (or ``jobs``) once, in order; returns how many notices they delivered."""
         delivered = 0
-        for job in self.jobs:
+        for job in self.jobs if jobs is None else jobs:
             try:
                 delivered += await job() or 0
             except Exception:
@@ -55,12 +61,19 @@ class Scheduler:
 
     async def run_forever(self) -> None:
         while True:
+            round_started = time.monotonic()
             await self.run_once()
             await self.nap()
+            # Woken for a deadline before the interval is up: only what deadlines need, until it is.
+            while self.wake is not None and (left := self.interval - (time.monotonic() - round_started)) > 0:
+                await self.run_once(self.wake.jobs)
+                await self.nap(left)
 
-    async def nap(self) -> None:
-        """Waits until the jobs should run again."""
+    async def nap(self, limit: float | None = None) -> None:
+        """Waits until the jobs should run again (at most ``limit`` seconds)."""
         delay = await self.next_delay()
+        if limit is not None:
+            delay = max(0.0, min(delay, limit))
         if self.wake is None:
             await asyncio.sleep(delay)
         else:

@@ -238,6 +238,7 @@ class FakeWake:
     def __init__(self, due: float | None) -> None:
         self.due = due
         self.rung = asyncio.Event()
+        self.jobs = ()
 
     async def seconds_to_next(self) -> float | None:
         return self.due
@@ -269,21 +270,37 @@ async def test_the_next_deadline_is_the_live_game_s_flag(chat, service, clock) -
 
 async def test_storing_a_live_game_wakes_the_scheduler(chat, service) -> None:
     wake = service.wake("console")
-    runs: list[int] = []
+    rounds: list[str] = []
 
-    async def job() -> None:
-        runs.append(1)
+    async def full_round() -> None:
+        rounds.append("full")
 
-    scheduler = Scheduler([job], interval=3600, wake=wake)
+    async def deadlines() -> None:
+        rounds.append("deadlines")
+
+    wake.jobs.append(deadlines)
+    scheduler = Scheduler([full_round], interval=3600, wake=wake)
     task = scheduler.start()
     try:
-        while not runs:
-            await asyncio.sleep(0)
+        await asyncio.wait_for(_until(lambda: rounds == ["full"]), timeout=30)
         await live_game(chat)  # the new deadline rings the bell: the scheduler looks again
-        await asyncio.wait_for(_until(lambda: len(runs) >= 2), timeout=30)
+        await asyncio.wait_for(_until(lambda: len(rounds) >= 2), timeout=30)
     finally:
         await scheduler.stop()
-    assert task.done()
+    assert task.done() and rounds[:2] == ["full", "deadlines"]  # not its whole round before the hour is up
+
+
+async def test_woken_for_a_deadline_the_tick_only_ends_games_on_time(chat, service, storage, clock) -> None:
+    await chat.ok("alice", "new @bob", "bob")  # a correspondence game, to be reminded
+    await chat.ok("bob", "accept")
+    await chat.ok("alice", "e3e4")
+    clock.advance(hours=20)
+    await service.tick("console", deadlines_only=True)
+    game = await storage.active_game("console", "c1")
+    assert game is not None and not game.reminded  # reminders wait for the scheduler's full round
+    await service.tick("console")
+    game = await storage.active_game("console", "c1")
+    assert game is not None and game.reminded
 
 
 async def _until(condition) -> None:

@@ -68,7 +68,7 @@ class MakrukBot(commands.AutoShardedBot):
         if games is not None and self.door.outbox is not None and scheduler_seconds:
             # The games' clock, the daily puzzles and the outbox, for Discord's chats only.
             self.scheduler = Scheduler(games.jobs(PLATFORM, self.door.outbox), interval=scheduler_seconds,
-                                       wake=games.wake(PLATFORM))  # a live game's flag falls on time
+                                       wake=games.wake(PLATFORM, self.door.outbox))  # a live game's flag falls on time
 
     @property
     def outbox(self) -> Outbox | None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 
 from storage import Storage
 
 from ...clock import Clock
 from ...messages import Platform
+from ...scheduler import Job
 
 
 class Bell:
@@ -34,12 +36,15 @@ class Bell:
 
 class DeadlineWake:
     """A scheduler's sleep (bot/scheduler.py ``Wake``) until the next deadline of
-    ``platform``'s games, or until the bell rings."""
+    ``platform``'s games, or until the bell rings; ``jobs``, what the scheduler runs when it
+    wakes so, before its interval is up."""
 
-    def __init__(self, storage: Storage, clock: Clock, bell: Bell, platform: Platform | None = None) -> None:
+    def __init__(self, storage: Storage, clock: Clock, bell: Bell, platform: Platform | None = None,
+                 jobs: Sequence[Job] = ()) -> None:
         self.storage = storage
         self.clock = clock
         self.platform = platform
+        self.jobs = list(jobs)
         self._heard = bell.listener()
 
     async def seconds_to_next(self) -> float | None:

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 CLAIM_BATCH = 16  # games claimed at a time: several processes share a long list of due games
 
 
-async def tick(table: Table, platform: Platform | None = None) -> None:
+async def tick(table: Table, platform: Platform | None = None, *, deadlines_only: bool = False) -> None:
     """Expires challenges, sends reminders, ends games lost on time, and gives the engine its
     turn where it is waiting (after a crash, a cancelled task, an engine failure). Call it
     periodically, and once at start-up. What the chats are owed goes to the outbox with each
@@ -37,15 +37,21 @@ async def tick(table: Table, platform: Platform | None = None) -> None:
 
     A door passes its ``platform``, so that it only takes the games it can deliver to. With
     several processes on one database, each game's step is done by the one that claims it.
+    ``deadlines_only``: just the games whose deadline has passed (what the scheduler does when
+    it wakes for a live game's flag, between its full rounds).
     """
     now = table.clock.now()
-    before = now - timedelta(seconds=table.settings.challenge_seconds)
     steps: list[tuple[Callable[[Table, Game], Awaitable[None]], list[Game]]] = [
-        (_expire, await table.storage.due_challenges(before, platform=platform)),
         (_flag, await table.storage.due_deadlines(now, platform=platform)),
-        (_remind, await table.storage.due_reminders(now, platform=platform)),
-        (_resume_engine, await table.storage.engine_games(platform=platform)),
     ]
+    if not deadlines_only:
+        before = now - timedelta(seconds=table.settings.challenge_seconds)
+        steps = [
+            (_expire, await table.storage.due_challenges(before, platform=platform)),
+            *steps,
+            (_remind, await table.storage.due_reminders(now, platform=platform)),
+            (_resume_engine, await table.storage.engine_games(platform=platform)),
+        ]
     for step, games in steps:
         for start in range(0, len(games), CLAIM_BATCH):
             batch = games[start:start + CLAIM_BATCH]
