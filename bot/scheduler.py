@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable["int | None"]]  # returns how many notices it delivered, if it delivers
 # The shortest sleep: a deadline that stays due (another process holds the game, a step that
 # failed) is looked at again this often, not in a busy loop; still well within a second.
-SHORTEST_NAP = 0.25
+SHORTEST_NAP = 0.1
 # A nap ends this much after the deadline it is for, so the clock has passed it when the jobs run.
 PAST_THE_DEADLINE = 0.01
 

@@ -228,10 +228,12 @@ class Storage(PuzzleMethods, QueueMethods):
         """Active games whose move deadline is at or before `now`, earliest first. Only `platform`'s, if given."""
         return await self._snapshot(games.due_deadlines(utc(now), platform))
 
-    async def next_deadline(self, *, platform: Platform | None = None) -> datetime | None:
-        """The earliest deadline of an active game (None: no game has one): when the clock
-        has something to do next. Only `platform`'s, if given."""
-        return await self._read(games.next_deadline(platform))
+    async def next_deadline(
+        self, *, after: datetime | None = None, platform: Platform | None = None
+    ) -> datetime | None:
+        """The earliest deadline of an active game, later than `after` if given (None: no game
+        has one): when the clock has something to do next. Only `platform`'s, if given."""
+        return await self._read(games.next_deadline(None if after is None else utc(after), platform))
 
     async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
         """Active games not yet reminded whose reminder time has come, deadline not passed.

@@ -139,10 +139,12 @@ def due_deadlines(now: datetime, platform: str | None) -> Plan[list[Game]]:
                               now, *_platform(platform)))
 
 
-def next_deadline(platform: str | None) -> Plan[datetime | None]:
-    """The earliest deadline of an active game (a flag, a first move, a move's limit), if any."""
-    found = yield rows(f"SELECT min(deadline) FROM games WHERE status = 'active'{_on(platform)}",
-                       *_platform(platform))
+def next_deadline(after: datetime | None, platform: str | None) -> Plan[datetime | None]:
+    """The earliest deadline of an active game (a flag, a first move, a move's limit), later
+    than `after` if given."""
+    later = "" if after is None else " AND deadline > ?"
+    found = yield rows(f"SELECT min(deadline) FROM games WHERE status = 'active'{later}{_on(platform)}",
+                       *(() if after is None else (after,)), *_platform(platform))
     return opt_instant(found[0][0]) if found else None
 
 

@@ -409,3 +409,12 @@ async def test_the_built_in_engine_thinks_no_longer_than_the_clock_allows() -> N
     await engine.best_move(position, level=4)
     await engine.best_move(EnginePosition(starting_fen("makruk"), (), seconds=0.3), level=4)
     assert asked == [2.5, 0.3]
+
+
+async def test_a_deadline_left_unhandled_does_not_keep_the_scheduler_awake(chat, service, clock) -> None:
+    wake = service.wake("console")
+    await live_game(chat)
+    clock.advance(seconds=29)
+    assert await wake.seconds_to_next() == 1
+    clock.advance(seconds=5)  # due 4 s ago and still there (another process has it, say)
+    assert await wake.seconds_to_next() is None  # the full rounds look at it; no nap of 0.1 s after 0.1 s

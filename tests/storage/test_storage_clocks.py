@@ -57,6 +57,7 @@ async def test_the_next_deadline_is_the_earliest_of_the_active_games(
     await make_game(platform="line", channel="chan-3", deadline=clock.now + timedelta(seconds=1))
     assert await storage.next_deadline(platform="discord") == soon
     assert await storage.next_deadline() == clock.now + timedelta(seconds=1)
+    assert await storage.next_deadline(after=clock.now + timedelta(seconds=1)) == soon  # past one left aside
 
 
 async def test_ratings_are_kept_per_speed(storage: Storage, make_game: MakeGame, alice: Player,

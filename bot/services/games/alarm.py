@@ -10,12 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
+from datetime import timedelta
 
 from storage import Storage
 
 from ...clock import Clock
 from ...messages import Platform
 from ...scheduler import Job
+
+STUCK = timedelta(seconds=2)  # a deadline still due this long after it passed is left to the full rounds
 
 
 class Bell:
@@ -48,8 +51,11 @@ class DeadlineWake:
         self._heard = bell.listener()
 
     async def seconds_to_next(self) -> float | None:
-        due = await self.storage.next_deadline(platform=self.platform)
-        return None if due is None else (due - self.clock.now()).total_seconds()
+        # A deadline passed long ago is one another process holds, or whose step failed: the
+        # scheduler's full rounds look at it again; the wake waits for the next one after it.
+        now = self.clock.now()
+        due = await self.storage.next_deadline(after=now - STUCK, platform=self.platform)
+        return None if due is None else (due - now).total_seconds()
 
     async def wait(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
