@@ -172,7 +172,7 @@ class Presenter:
         return self.t(language, "undo.done")
 
     def _status(self, language: str, game: Game, board: Board, names: dict[str, str]) -> str:
-        if game.status == "aborted":  # a live game whose side to move never made its first move
+        if game.status == "aborted" and game.reason == "first_move":  # a live game's first move not made
             return self.t(language, f"reason.{game.reason}", name=names["w" if board.turn else "b"])
         if game.status == "finished":
             result = RESULT_KEYS[game.result or "1/2-1/2"]
