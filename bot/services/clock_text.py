@@ -16,7 +16,8 @@ TENTHS_BELOW_MS = 10_000  # in the last seconds a player watches the tenths
 
 def clock_time(ms: int) -> str:
     """Time left on a clock, as a chess clock shows it."""
-    ms = max(0, ms)
+    if ms <= 0:
+        return "0:00"  # the flag has fallen
     if ms < TENTHS_BELOW_MS:
         return f"0:{ms // 1000:02d}.{ms % 1000 // 100}"
     seconds = ms // 1000

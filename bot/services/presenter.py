@@ -53,6 +53,7 @@ class Presenter:
             words = [command] + [w for w in names.get(command, []) if w != command]
             lines.append(f"• {' / '.join(words[:3])}: {self.t(language, f'help.{command}')}")
         lines.append(self.t(language, "help.moves"))
+        lines.append(self.t(language, "help.live"))
         return Reply(kind="help", text="\n".join(lines), language=language)
 
     def when(self, language: str, moment: datetime | None) -> str:

@@ -418,3 +418,8 @@ async def test_a_deadline_left_unhandled_does_not_keep_the_scheduler_awake(chat,
     assert await wake.seconds_to_next() == 1
     clock.advance(seconds=5)  # due 4 s ago and still there (another process has it, say)
     assert await wake.seconds_to_next() is None  # the full rounds look at it; no nap of 0.1 s after 0.1 s
+
+
+async def test_help_tells_how_to_play_live(chat) -> None:
+    replies = await chat.ok("carol", "help")
+    assert "new @name 3+2" in replies[0].text
