@@ -44,6 +44,7 @@ def options(text: str, language_mentions: tuple[str, ...] = ()):
     ("@bob ៣+២ អុក", (180, 2), None, "cambodian"),  # Khmer digits
     ("@bob 0+1", (0, 1), None, None),
     ("@bob 180+180", (10800, 180), None, None),
+    ("@bob time=5+3", (300, 3), None, None),  # as a slash command's choice would write it
 ])
 def test_a_live_clock_is_read_in_every_language(text, control, level, variant) -> None:
     parsed = options(text)

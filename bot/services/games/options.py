@@ -142,7 +142,7 @@ def time_control_at(args: tuple[str, ...] | list[str], start: int) -> tuple[Time
     """The live clock written from ``args[start]`` on (``3+2``, ``3 + 2``, ``3 นาที + 2``) and
     how many words it took, the most that read as one; refused outside the bounds."""
     for end in range(min(len(args), start + CLOCK_TOKENS), start, -1):
-        match = _CLOCK_SPEC.fullmatch(" ".join(args[start:end]))
+        match = _CLOCK_SPEC.fullmatch(" ".join(args[start:end]).removeprefix("time="))  # as /makruk new writes it
         if match is not None:
             minutes, increment = int(match.group(1)), int(match.group(2))
             if minutes > MAX_CLOCK_MINUTES or increment > MAX_INCREMENT_SECONDS or minutes + increment == 0:
