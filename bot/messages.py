@@ -73,6 +73,7 @@ class BoardView:
     selected: str | None = None  # tap-to-move: the chosen piece's square ...
     targets: tuple[str, ...] = ()  # ... and where it may go
     variant: str = "makruk"  # the member of the family the FEN is of (makruk.VARIANTS)
+    clocks: str | None = None  # a live game's clocks, written under the board (a caption is a puzzle card's)
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,8 @@ class GameView:
     status: str = "active"
     to_move: str | None = None  # the platform's user id of the person to move (None: the engine, or not known)
     variant: str = "makruk"
+    # A live game's clocks when the reply was made, in milliseconds, and whose runs (None: correspondence).
+    clocks: tuple[int, int, str | None] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -101,7 +104,9 @@ class GameView:
             "reason": self.reason,
             "white": self.white,
             "black": self.black,
-        }
+        } | ({} if self.clocks is None else {
+            "clocks": {"white_ms": self.clocks[0], "black_ms": self.clocks[1], "running": self.clocks[2]},
+        })
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,8 @@ class Reply:
             board=BoardView(**{**board, "arrows": tuple(board["arrows"]), "targets": tuple(board["targets"])})
             if board else None,
             actions=tuple(Action(**a) for a in data.get("actions", ())),
-            game=GameView(**game) if game else None,
+            game=GameView(**{**game, "clocks": tuple(game["clocks"]) if game.get("clocks") else None})
+            if game else None,
             private=data.get("private", False),
             mentions=tuple(User(**u) for u in data.get("mentions", ())),
             outbox_key=data.get("outbox_key"),

@@ -28,6 +28,7 @@ from .records import OPEN_STATUSES as OPEN_STATUSES
 from .records import UNCHANGED as UNCHANGED
 from .records import ChannelSettings as ChannelSettings
 from .records import ChatState as ChatState
+from .records import Clocks as Clocks
 from .records import Color as Color
 from .records import Game as Game
 from .records import GameChanges as GameChanges
@@ -53,9 +54,11 @@ from .records import PuzzleScore as PuzzleScore
 from .records import RatingUpdate as RatingUpdate
 from .records import Result as Result
 from .records import Seat as Seat
+from .records import Speed as Speed
 from .records import Standing as Standing
 from .records import Streak as Streak
 from .records import Subscription as Subscription
 from .records import Taken as Taken
+from .records import TimeControl as TimeControl
 from .sqlite import DEFAULT_DATABASE_PATH as DEFAULT_DATABASE_PATH
 from .sqlite import SqliteStorage as SqliteStorage

@@ -14,6 +14,7 @@ from typing import Any, Final, TypeVar
 
 from .records import (
     ChannelSettings,
+    Clocks,
     Game,
     GameChanges,
     MoveRecord,
@@ -27,9 +28,11 @@ from .records import (
     PuzzleProgress,
     RatingUpdate,
     Seat,
+    Speed,
     Standing,
     Streak,
     Subscription,
+    TimeControl,
 )
 
 T = TypeVar("T")
@@ -38,9 +41,11 @@ GAME_COLUMNS: Final = (
     "id, platform, channel, community, variant, promotion, perpetual, move_seconds,"
     " white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,"
     " status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,"
-    " reminded, created, updated, version"
+    " reminded, clock_initial, clock_increment, white_ms, black_ms, clock_since, created, updated,"
+    " version"
 )
 GAME_VARIANT: Final = [column.strip() for column in GAME_COLUMNS.split(",")].index("variant")
+GAME_CLOCK: Final = [column.strip() for column in GAME_COLUMNS.split(",")].index("clock_initial")
 # "by" is a keyword in PostgreSQL; SQLite takes the quoted name as well.
 MOVE_COLUMNS: Final = 'ply, uci, san, "by", at'
 
@@ -123,14 +128,30 @@ def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
     (id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
      white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,
      status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,
-     reminded, created, updated, version) = row
+     reminded, clock_initial, clock_increment, white_ms, black_ms, clock_since, created, updated,
+     version) = row
     return Game(
         id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
         seat(white_player, white_engine), seat(black_player, black_engine), bool(rated),
         created_by, start_fen, status, result, reason, counting, draw_offer, takeback_offer,
         opt_instant(deadline), opt_instant(remind_at), bool(reminded),
         instant(created), instant(updated), version, moves,
+        None if clock_initial is None else TimeControl(clock_initial, clock_increment),
+        None if clock_since is None else Clocks(white_ms, black_ms, instant(clock_since)),
     )
+
+
+def time_control_columns(control: TimeControl | None) -> tuple[int | None, int | None]:
+    return (None, None) if control is None else (control.initial, control.increment)
+
+
+def clock_columns(clocks: Clocks | None) -> tuple[int | None, int | None, datetime | None]:
+    return (None, None, None) if clocks is None else (clocks.white_ms, clocks.black_ms, utc(clocks.since))
+
+
+def speed_of_row(row: Sequence[Any]) -> str:
+    """The speed of a game's `GAME_COLUMNS` row (which ratings it moves)."""
+    return "correspondence" if row[GAME_CLOCK] is None else "live"
 
 
 def move_from_row(row: Sequence[Any]) -> MoveRecord:
@@ -157,6 +178,8 @@ def change_columns(changes: GameChanges) -> Iterator[tuple[str, Any]]:
             yield f"{name}_engine", engine
         elif name in ("deadline", "remind_at"):
             yield name, None if value is None else utc(value)
+        elif name == "clocks":
+            yield from zip(("white_ms", "black_ms", "clock_since"), clock_columns(value), strict=True)
         elif name in ("rated", "reminded"):
             yield name, value
         else:
@@ -167,20 +190,23 @@ player_from_row: Final = decoder(Player)
 rating_from_row: Final = decoder(PlayerRating)
 
 
-def standing_from_row(row: Sequence[Any], variant: str) -> Standing:
-    """A `STANDING_COLUMNS` row; a player without a rated game of `variant` has its starting values."""
+def standing_from_row(row: Sequence[Any], variant: str, speed: Speed) -> Standing:
+    """A `STANDING_COLUMNS` row; a player without a rated game of `variant` at `speed` has its
+    starting values."""
     player = player_from_row(row[:7])
     if row[7] is None:
-        return Standing(player, PlayerRating.initial(player.id, variant))
+        return Standing(player, PlayerRating.initial(player.id, variant, speed))
     return Standing(player, rating_from_row(row[7:]))
 
 
-def check_rated_variant(variant: str, ratings: Sequence[RatingUpdate]) -> None:
-    """A game changes the ratings of its own variant only (a Makruk rating is not a Sittuyin one)."""
+def check_rated_variant(variant: str, speed: str, ratings: Sequence[RatingUpdate]) -> None:
+    """A game changes the ratings of its own variant and speed only (a Makruk rating is not a
+    Sittuyin one, a live rating not a correspondence one)."""
     for update in ratings:
-        if update.variant != variant:
+        if (update.variant, update.speed) != (variant, speed):
             raise ValueError(
                 f"a {variant} game cannot change the {update.variant} rating of player {update.player_id}"
+                f" ({speed} game, {update.speed} rating)"
             )
 
 

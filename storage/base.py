@@ -35,6 +35,7 @@ from .records import (
     Player,
     PlayerRating,
     RatingUpdate,
+    Speed,
     Standing,
 )
 
@@ -106,10 +107,10 @@ class Storage(PuzzleMethods, QueueMethods):
         changed = {k: v for k, v in changes.items() if v is not UNCHANGED}
         return await self._write(players.update_player(player_id, changed, self._time()))
 
-    async def get_rating(self, player_id: int, variant: str) -> PlayerRating:
-        """The player's rating in `variant` (the starting values before their first rated game
-        of it); NotFound if there is no such player."""
-        return await self._read(players.get_rating(player_id, variant))
+    async def get_rating(self, player_id: int, variant: str, speed: Speed = "correspondence") -> PlayerRating:
+        """The player's rating in `variant` at `speed` (the starting values before their first
+        rated game of it); NotFound if there is no such player."""
+        return await self._read(players.get_rating(player_id, variant, speed))
 
     async def update_ratings(self, updates: Sequence[RatingUpdate]) -> list[PlayerRating]:
         """Apply several rating updates at once, all or none (VersionConflict if stale): the
@@ -126,13 +127,14 @@ class Storage(PuzzleMethods, QueueMethods):
         platform: Platform,
         variant: str,
         *,
+        speed: Speed = "correspondence",
         community: str | None = None,
         limit: int = 10,
         min_games: int = 1,
     ) -> list[Standing]:
-        """The best-rated players of `variant` with at least `min_games` rated games of it, best
-        first; with `community`, only those who finished a game of `variant` there."""
-        return await self._read(players.top_players(platform, variant, community, limit, min_games))
+        """The best-rated players of `variant` at `speed` with at least `min_games` rated games
+        of it, best first; with `community`, only those who finished such a game there."""
+        return await self._read(players.top_players(platform, variant, speed, community, limit, min_games))
 
     # Games (storage/queries/games.py)
 
@@ -225,6 +227,13 @@ class Storage(PuzzleMethods, QueueMethods):
     async def due_deadlines(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
         """Active games whose move deadline is at or before `now`, earliest first. Only `platform`'s, if given."""
         return await self._snapshot(games.due_deadlines(utc(now), platform))
+
+    async def next_deadline(
+        self, *, after: datetime | None = None, platform: Platform | None = None
+    ) -> datetime | None:
+        """The earliest deadline of an active game, later than `after` if given (None: no game
+        has one): when the clock has something to do next. Only `platform`'s, if given."""
+        return await self._read(games.next_deadline(None if after is None else utc(after), platform))
 
     async def due_reminders(self, now: datetime, *, platform: Platform | None = None) -> list[Game]:
         """Active games not yet reminded whose reminder time has come, deadline not passed.

@@ -12,6 +12,13 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
+from .clock_records import FIRST_MOVE_SECONDS as FIRST_MOVE_SECONDS
+from .clock_records import SPEEDS as SPEEDS
+from .clock_records import Clocks as Clocks
+from .clock_records import ClockState as ClockState
+from .clock_records import Speed as Speed
+from .clock_records import TimeControl as TimeControl
+from .clock_records import clock_state as clock_state
 from .puzzle_records import Puzzle as Puzzle
 from .puzzle_records import PuzzleAttempt as PuzzleAttempt
 from .puzzle_records import PuzzlePost as PuzzlePost
@@ -119,6 +126,8 @@ class NewGame:
     status: GameStatus = "challenge"
     deadline: datetime | None = None
     remind_at: datetime | None = None
+    time_control: TimeControl | None = None  # a live game's clock; None: correspondence
+    clocks: Clocks | None = None
 
     def __post_init__(self) -> None:
         if self.status not in OPEN_STATUSES:
@@ -155,6 +164,13 @@ class Game:
     updated: datetime
     version: int
     moves: tuple[MoveRecord, ...]
+    time_control: TimeControl | None = None  # a live game's clock; None: correspondence
+    clocks: Clocks | None = None  # a live game's clocks as of its last move
+
+    @property
+    def speed(self) -> Speed:
+        """Which ratings the game moves: live games' or correspondence games'."""
+        return "correspondence" if self.time_control is None else "live"
 
     def seat(self, color: Color) -> Seat | None:
         return self.white if color == "w" else self.black
@@ -215,6 +231,7 @@ class GameChanges:
     deadline: datetime | Keep | None = UNCHANGED
     remind_at: datetime | Keep | None = UNCHANGED
     reminded: bool | Keep = UNCHANGED
+    clocks: Clocks | Keep | None = UNCHANGED
 
     def items(self) -> Iterator[tuple[str, Any]]:
         """The changed fields as (name, new value), in declaration order."""
@@ -242,10 +259,12 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRating:
-    """A player's Glicko-2 rating in one variant (a Makruk rating is not a Sittuyin rating).
+    """A player's Glicko-2 rating in one variant at one speed (a Makruk rating is not a
+    Sittuyin rating, a live rating not a correspondence one).
 
-    >>> PlayerRating.initial(7, "sittuyin")
-    PlayerRating(player_id=7, variant='sittuyin', rating=1500.0, deviation=350.0, volatility=0.06, games_played=0)
+    >>> PlayerRating.initial(7, "sittuyin", "live")  # doctest: +NORMALIZE_WHITESPACE
+    PlayerRating(player_id=7, variant='sittuyin', rating=1500.0, deviation=350.0, volatility=0.06,
+                 games_played=0, speed='live')
     """
 
     player_id: int
@@ -254,11 +273,12 @@ class PlayerRating:
     deviation: float
     volatility: float
     games_played: int  # rated games of this variant; it also versions the rating (see RatingUpdate)
+    speed: Speed = "correspondence"
 
     @classmethod
-    def initial(cls, player_id: int, variant: str) -> PlayerRating:
-        """The rating of a player who has not finished a rated game of `variant` yet."""
-        return cls(player_id, variant, INITIAL_RATING, INITIAL_DEVIATION, INITIAL_VOLATILITY, 0)
+    def initial(cls, player_id: int, variant: str, speed: Speed = "correspondence") -> PlayerRating:
+        """The rating of a player who has not finished a rated game of `variant` at `speed` yet."""
+        return cls(player_id, variant, INITIAL_RATING, INITIAL_DEVIATION, INITIAL_VOLATILITY, 0, speed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +303,7 @@ class RatingUpdate:
     rating: float
     deviation: float
     volatility: float
+    speed: Speed = "correspondence"
 
     @classmethod
     def after_game(
@@ -290,7 +311,7 @@ class RatingUpdate:
     ) -> RatingUpdate:
         """The update of `current` (as read before the game was scored) to the new values."""
         return cls(current.player_id, current.variant, current.games_played, rating, deviation,
-                   volatility)
+                   volatility, current.speed)
 
 
 @dataclass(frozen=True, slots=True)

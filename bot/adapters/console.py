@@ -39,7 +39,8 @@ class ConsoleChat:
     async def run(self, lines, *, interval: float = 5.0) -> None:
         """Handles every line until the input ends; the scheduler runs alongside."""
         outbox = self.games.outbox("console", self._send)
-        scheduler = Scheduler(self.games.jobs("console", outbox), interval=interval)
+        scheduler = Scheduler(self.games.jobs("console", outbox), interval=interval,
+                              wake=self.games.wake("console", outbox))
         await scheduler.run_once()  # whatever came due while the chat was closed
         scheduler.start()
         try:

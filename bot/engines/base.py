@@ -67,6 +67,7 @@ class EnginePosition:
     promotion: Promotion = "forced"
     perpetual: Perpetual = "forbid"
     variant: str = "makruk"
+    seconds: float | None = None  # a live game's clock: think at most this long (None: the level's time)
 
     def board(self) -> Board:
         """The board after the game's moves and count events (checked when they were stored)."""

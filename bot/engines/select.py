@@ -63,6 +63,8 @@ class LevelledEngine:
         spec = level_spec(level)
         if spec.engine == "fairy-stockfish" and self.fairy is not None:
             movetime = None if spec.nodes is not None else int(spec.seconds * 1000)
+            if position.seconds is not None:  # a live game: never longer than its clock allows
+                movetime = min(movetime or int(spec.seconds * 1000), max(1, int(position.seconds * 1000)))
             move = await self._ask_fairy(
                 self.fairy, position, board, lambda result: _legal_bestmove(board, result),
                 "the built-in engine answers", skill=spec.skill, nodes=spec.nodes, movetime=movetime)

@@ -8,10 +8,11 @@ from datetime import datetime
 
 from makruk import SQUARE_NAMES, Board, Move
 from makruk.types import DROP_LETTERS
-from storage.records import ChannelSettings, Color, Game, Player
+from storage.records import ChannelSettings, ClockState, Color, Game, Player
 
 from ..i18n import Catalog
 from ..messages import Action, BoardView, GameView, Reply, User
+from .clock_text import clock_line, control_text
 from .notation import move_text
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ class Presenter:
             words = [command] + [w for w in names.get(command, []) if w != command]
             lines.append(f"• {' / '.join(words[:3])}: {self.t(language, f'help.{command}')}")
         lines.append(self.t(language, "help.moves"))
+        lines.append(self.t(language, "help.live"))
         return Reply(kind="help", text="\n".join(lines), language=language)
 
     def when(self, language: str, moment: datetime | None) -> str:
@@ -81,9 +83,13 @@ class Presenter:
                           colour=colour)
         else:
             text = self.t(language, "challenge.open", challenger=challenger, colour=colour)
-        text += "\n" + self.t(language, "challenge.rules", promotion=self.t(language, f"promotion.{game.promotion}"),
-                              perpetual=self.t(language, f"perpetual.{game.perpetual}"),
-                              time=self.duration(language, game.move_seconds))
+        rules = {"promotion": self.t(language, f"promotion.{game.promotion}"),
+                 "perpetual": self.t(language, f"perpetual.{game.perpetual}")}
+        if game.time_control is None:
+            text += "\n" + self.t(language, "challenge.rules", time=self.duration(language, game.move_seconds), **rules)
+        else:
+            control = control_text(lambda key, **fields: self.t(language, key, **fields), game.time_control)
+            text += "\n" + self.t(language, "clock.rules", control=control, **rules)
         actions = (Action("accept", self.t(language, "action.accept")),
                    Action("decline", self.t(language, "action.decline")))
         if game.variant != "makruk":
@@ -96,7 +102,9 @@ class Presenter:
 
     def game(self, language: str, game: Game, board: Board, names: dict[str, str], event: str, *,
              last: Move | None, flip: bool, settings: ChannelSettings, actor: User,
-             selected: int | None = None) -> Reply:
+             selected: int | None = None, clocks: ClockState | None = None) -> Reply:
+        """The reply that shows ``game`` after ``event``; a live game's ``clocks`` (at the
+        moment of the reply) in its text and under its picture."""
         lines = []
         to_move: Color = "w" if board.turn else "b"
         mover = "b" if board.turn else "w"
@@ -110,8 +118,12 @@ class Presenter:
         elif event in ("game_started", "count_declared", "count_stopped", "draw_offered", "undo_asked", "undone"):
             lines.append(self._event_text(language, event, game, board, names, actor))
         lines.append(self._status(language, game, board, names))
+        clock = None if clocks is None else clock_line(lambda key, **fields: self.t(language, key, **fields),
+                                                       clocks, names)
+        lines.append(clock or "")
         view = GameView(game.id, board.fen(), to_move, board.ply, game.result, game.reason, names["w"], names["b"],
-                        status=game.status, variant=game.variant)
+                        status=game.status, variant=game.variant,
+                        clocks=None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running))
         board_view = BoardView(
             fen=board.fen(),
             flip=self._orientation(game, board, settings) != flip,
@@ -121,6 +133,7 @@ class Presenter:
             targets=tuple(SQUARE_NAMES[m.to_square] for m in board.legal_moves() if m.from_square == selected)
             if selected is not None else (),
             variant=game.variant,
+            clocks=clock,
         )
         return Reply(
             kind="game" if game.status == "active" else "game_over",
@@ -160,6 +173,8 @@ class Presenter:
         return self.t(language, "undo.done")
 
     def _status(self, language: str, game: Game, board: Board, names: dict[str, str]) -> str:
+        if game.status == "aborted" and game.reason == "first_move":  # a live game's first move not made
+            return self.t(language, f"reason.{game.reason}", name=names["w" if board.turn else "b"])
         if game.status == "finished":
             result = RESULT_KEYS[game.result or "1/2-1/2"]
             return self.t(language, result, white=names["w"], black=names["b"]) + " " + \
@@ -230,7 +245,7 @@ class Presenter:
                 def render_view(view: BoardView) -> bytes:
                     return render_board(view.fen, variant=view.variant, size=IMAGE_SIZE, flip=view.flip,
                                         last_move=view.last_move, coords=view.coords, selected=view.selected,
-                                        targets=view.targets, arrows=view.arrows)
+                                        targets=view.targets, arrows=view.arrows, caption=view.clocks)
                 self._render = render_view
         return self._render(view)
 

@@ -26,9 +26,13 @@ from .._rows import (
     MOVE_COLUMNS,
     change_columns,
     check_rated_variant,
+    clock_columns,
     game_from_row,
     move_from_row,
+    opt_instant,
     seat_columns,
+    speed_of_row,
+    time_control_columns,
 )
 from ..errors import ChannelBusy, NotFound, VersionConflict
 from ..records import Game, GameChanges, MoveRecord, NewGame, NewMove, NewNotice, RatingUpdate
@@ -47,12 +51,14 @@ def create_game(new: NewGame, notices: Sequence[NewNotice], now: datetime) -> Pl
         f"""INSERT INTO games (platform, channel, community, variant, promotion,
                 perpetual, move_seconds, white_player, white_engine, black_player,
                 black_engine, rated, created_by, start_fen, status, deadline,
-                remind_at, created, updated)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                remind_at, clock_initial, clock_increment, white_ms, black_ms, clock_since,
+                created, updated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING {GAME_COLUMNS}""",
         new.platform, new.channel, new.community, new.variant, new.promotion, new.perpetual,
         new.move_seconds, white_player, white_engine, black_player, black_engine, new.rated,
-        new.created_by, new.start_fen, new.status, new.deadline, new.remind_at, now, now,
+        new.created_by, new.start_fen, new.status, new.deadline, new.remind_at,
+        *time_control_columns(new.time_control), *clock_columns(new.clocks), now, now,
     )
     yield from insert_notices(notices, now)
     return game_from_row(found[0], ())
@@ -103,7 +109,7 @@ def change_game(cache: MoveCache, game_id: int, expected_version: int, move: New
         ply = added[0][0]
         fits = before is not None and len(before) == ply - 1
         moves = (*before, MoveRecord(ply, move.uci, move.san, move.by, now)) if fits and before is not None else None
-    check_rated_variant(row[GAME_VARIANT], ratings)
+    check_rated_variant(row[GAME_VARIANT], speed_of_row(row), ratings)
     yield from apply_ratings(ratings)
     yield from insert_notices(notices, now)
     if moves is None:
@@ -131,6 +137,15 @@ def undo_moves(game_id: int, expected_version: int, plies: int, changes: GameCha
 def due_deadlines(now: datetime, platform: str | None) -> Plan[list[Game]]:
     return (yield from _games(None, f"status = 'active' AND deadline <= ?{_on(platform)} ORDER BY deadline, id",
                               now, *_platform(platform)))
+
+
+def next_deadline(after: datetime | None, platform: str | None) -> Plan[datetime | None]:
+    """The earliest deadline of an active game (a flag, a first move, a move's limit), later
+    than `after` if given."""
+    later = "" if after is None else " AND deadline > ?"
+    found = yield rows(f"SELECT min(deadline) FROM games WHERE status = 'active'{later}{_on(platform)}",
+                       *(() if after is None else (after,)), *_platform(platform))
+    return opt_instant(found[0][0]) if found else None
 
 
 def due_reminders(now: datetime, platform: str | None) -> Plan[list[Game]]:

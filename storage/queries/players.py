@@ -16,7 +16,7 @@ from .._rows import (
     standing_from_row,
 )
 from ..errors import NotFound, VersionConflict
-from ..records import INITIAL_RATING, Player, PlayerRating, RatingUpdate, Standing
+from ..records import INITIAL_RATING, Player, PlayerRating, RatingUpdate, Speed, Standing
 
 
 def save_player(platform: str, user_id: str, display_name: str, now: datetime) -> Plan[Player]:
@@ -63,12 +63,13 @@ def update_player(player_id: int, changes: dict[str, Any], now: datetime) -> Pla
     return player_from_row(found[0])
 
 
-def get_rating(player_id: int, variant: str) -> Plan[PlayerRating]:
-    found = yield rows(f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? AND variant = ?", player_id, variant)
+def get_rating(player_id: int, variant: str, speed: Speed) -> Plan[PlayerRating]:
+    found = yield rows(f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? AND variant = ? AND speed = ?",
+                       player_id, variant, speed)
     if found:
         return rating_from_row(found[0])
     yield from get_player(player_id)  # NotFound if there is none
-    return PlayerRating.initial(player_id, variant)
+    return PlayerRating.initial(player_id, variant, speed)
 
 
 def apply_ratings(updates: Sequence[RatingUpdate]) -> Plan[list[PlayerRating]]:
@@ -83,45 +84,49 @@ def apply_ratings(updates: Sequence[RatingUpdate]) -> Plan[list[PlayerRating]]:
         found = yield rows(
             f"""UPDATE ratings SET rating = ?, deviation = ?, volatility = ?,
                     games_played = games_played + 1
-                WHERE player_id = ? AND variant = ? AND games_played = ?
+                WHERE player_id = ? AND variant = ? AND speed = ? AND games_played = ?
                 RETURNING {RATING_COLUMNS}""",
-            *values, update.player_id, update.variant, update.expected_games,
+            *values, update.player_id, update.variant, update.speed, update.expected_games,
         )
         if not found and update.expected_games == 0:
             # A first rating of the variant: of two games adding it at once, the second waits
             # for the first's row and then inserts nothing (a conflict below).
             found = yield rows(
                 f"""INSERT INTO ratings ({RATING_COLUMNS})
-                    SELECT id, ?, ?, ?, ?, 1 FROM players WHERE id = ?
-                    ON CONFLICT (player_id, variant) DO NOTHING
+                    SELECT id, ?, ?, ?, ?, 1, ? FROM players WHERE id = ?
+                    ON CONFLICT (player_id, variant, speed) DO NOTHING
                     RETURNING {RATING_COLUMNS}""",
-                update.variant, *values, update.player_id,
+                update.variant, *values, update.speed, update.player_id,
             )
         if not found:
-            current = yield from get_rating(update.player_id, update.variant)  # NotFound if no player
+            current = yield from get_rating(update.player_id, update.variant, update.speed)  # NotFound if no player
             raise VersionConflict(
-                f"{update.variant} rating of player {update.player_id}", update.expected_games,
+                f"{update.variant} rating of player {update.player_id} ({update.speed})", update.expected_games,
                 current.games_played,
             )
         ratings[index] = rating_from_row(found[0])
     return [ratings[index] for index in range(len(updates))]
 
 
-def top_players(platform: str, variant: str, community: str | None, limit: int, min_games: int) -> Plan[list[Standing]]:
-    in_community = "" if community is None else """
+def top_players(platform: str, variant: str, speed: Speed, community: str | None, limit: int,
+                min_games: int) -> Plan[list[Standing]]:
+    # A game is live when it has a clock; its speed is not a column of its own.
+    in_community = "" if community is None else f"""
               AND EXISTS (
                   SELECT 1 FROM games AS g
                   WHERE g.community = ? AND g.variant = ? AND g.status = 'finished'
+                    AND g.clock_initial IS {"NOT NULL" if speed == "live" else "NULL"}
                     AND (g.white_player = p.id OR g.black_player = p.id))"""
     found = yield rows(
         f"""SELECT {STANDING_COLUMNS} FROM players AS p
-            LEFT JOIN ratings AS r ON r.player_id = p.id AND r.variant = ?
+            LEFT JOIN ratings AS r ON r.player_id = p.id AND r.variant = ? AND r.speed = ?
             WHERE p.platform = ? AND coalesce(r.games_played, 0) >= ?{in_community}
             ORDER BY coalesce(r.rating, ?) DESC, p.id
             LIMIT ?""",
-        variant, platform, min_games, *(() if community is None else (community, variant)), INITIAL_RATING, limit,
+        variant, speed, platform, min_games, *(() if community is None else (community, variant)), INITIAL_RATING,
+        limit,
     )
-    return [standing_from_row(row, variant) for row in found]
+    return [standing_from_row(row, variant, speed) for row in found]
 
 
 def channel_players(platform: str, channel: str) -> Plan[list[Player]]:

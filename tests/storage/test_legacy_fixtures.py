@@ -40,6 +40,7 @@ from storage import (
     VersionConflict,
     open_storage,
 )
+from storage import _migrations as history
 
 from ..conftest import BACKENDS
 from ..pgserver import PgServer
@@ -196,15 +197,17 @@ async def test_a_legacy_database_opens_with_everything_in_it(
     caplog.set_level(logging.INFO, logger="storage.migrate")
     async with await open_storage(legacy, clock=clock) as storage:
         await check_legacy(storage)
-    assert await version_of(legacy) == (10, None if legacy.endswith(".db") else POSTGRES_VERSION)
+    latest = history.latest_version()
+    assert await version_of(legacy) == (latest, None if legacy.endswith(".db") else POSTGRES_VERSION)
     async with await open_storage(legacy, clock=clock) as storage:  # opened again: still all there
         await check_legacy(storage)
     # SQLite goes on with its numbering; PostgreSQL's former 5 is the one history's 10.
     said = [record.getMessage() for record in caplog.records if record.name == "storage.migrate"]
     adopted = "" if legacy.endswith(".db") else \
         f", after reading its version {POSTGRES_VERSION} of PostgreSQL's former numbering as 10"
-    assert said == [f"the database {legacy} is up to date at version 10{adopted}",
-                    f"the database {legacy} is up to date at version 10"]
+    since = ", ".join(str(m) for m in history.MIGRATIONS[10:])  # the migrations after that release's
+    assert said == [f"upgraded the database {legacy} from version 10 to {latest} (migrations {since}){adopted}",
+                    f"the database {legacy} is up to date at version {latest}"]
 
 
 async def version_of(location: str) -> tuple[int, int | None]:

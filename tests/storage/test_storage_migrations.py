@@ -187,6 +187,42 @@ async def test_upgrade_from_0007_keeps_ratings_as_makruk_ratings(db_path: Path) 
     assert "rating" not in columns and "games_played" not in columns  # only in `ratings` now
 
 
+async def test_upgrade_from_0010_keeps_ratings_as_correspondence_ratings_and_games_without_clocks(
+    db_path: Path,
+) -> None:
+    build_at_version(db_path, 10)
+    conn = sqlite3.connect(db_path)
+    regular = conn.execute(
+        """INSERT INTO players (platform, user_id, display_name, language, created, updated)
+           VALUES ('discord', '42', 'Regular', NULL, '2025-01-01T00:00:00.000000Z', '2025-06-01T00:00:00.000000Z')"""
+    ).lastrowid
+    assert regular is not None
+    conn.execute(
+        """INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games_played)
+           VALUES (?, 'makruk', 1712.5, 64.25, 0.0588, 37), (?, 'sittuyin', 1400.0, 200.0, 0.06, 3)""",
+        (regular, regular),
+    )
+    conn.execute(
+        """INSERT INTO games (platform, channel, variant, promotion, perpetual, move_seconds,
+               white_engine, black_engine, rated, start_fen, status, created, updated)
+           VALUES ('line', 'Cgroup', 'makruk', 'forced', 'forbid', 600, 1, 2, 0, '', 'active',
+               '2025-01-01T00:00:00.000000Z', '2025-01-01T00:00:00.000000Z')"""
+    )
+    conn.commit()
+    conn.close()
+
+    async with await open_storage(db_path) as storage:
+        assert await storage.get_rating(regular, "makruk") == PlayerRating(regular, "makruk", 1712.5, 64.25, 0.0588, 37)
+        assert (await storage.get_rating(regular, "sittuyin", "correspondence")).games_played == 3
+        assert await storage.get_rating(regular, "makruk", "live") == PlayerRating.initial(regular, "makruk", "live")
+        assert await storage.top_players("discord", "makruk", speed="live") == []
+        top = await storage.top_players("discord", "makruk")
+        assert [(s.player.id, s.rating.speed) for s in top] == [(regular, "correspondence")]
+        game = await storage.get_game(1)
+        assert game.time_control is None and game.clocks is None and game.speed == "correspondence"
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
+
+
 def test_an_upgrade_says_from_which_version_to_which_by_which_migrations(db_path: Path) -> None:
     build_at_version(db_path, 7)
     latest = migrate.latest_version()

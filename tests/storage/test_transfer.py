@@ -15,6 +15,7 @@ import pytest
 
 from storage import (
     ChannelSettings,
+    Clocks,
     GameChanges,
     NewGame,
     NewMove,
@@ -24,6 +25,7 @@ from storage import (
     RatingUpdate,
     Seat,
     Storage,
+    TimeControl,
     migrate,
     open_storage,
 )
@@ -72,6 +74,20 @@ async def fill(store: Storage, clock: FakeClock) -> dict[str, Any]:
         platform="discord", channel="chan-2", white=Seat.human(bob.id), black=None, start_fen=START_FEN,
         promotion="forced", perpetual="forbid", move_seconds=600, created_by=bob.id,
     ))
+    live = await store.create_game(NewGame(  # a live game, lost on time: its clocks and live ratings
+        platform="discord", channel="chan-3", community="guild-1", white=Seat.human(alice.id),
+        black=Seat.human(bob.id), start_fen=START_FEN, promotion="forced", perpetual="forbid",
+        move_seconds=300, rated=True, created_by=alice.id, status="active", time_control=TimeControl(180, 2),
+        clocks=Clocks(180_000, 180_000, clock.now), deadline=clock.now + timedelta(seconds=30),
+    ))
+    clock.advance(2.5)
+    live = await store.append_move(live.id, live.version, MOVES[0], GameChanges(
+        clocks=Clocks(180_000, 179_250, clock.now), deadline=clock.now + timedelta(seconds=30)))
+    live = await store.update_game(
+        live.id, live.version, GameChanges(status="finished", result="1-0", reason="timeout"),
+        ratings=[RatingUpdate.after_game(await store.get_rating(alice.id, "makruk", "live"), 1510.25, 330.5, 0.06),
+                 RatingUpdate.after_game(await store.get_rating(bob.id, "makruk", "live"), 1489.75, 330.5, 0.06)],
+    )
 
     await store.upsert_puzzles([
         Puzzle("p1", START_FEN, ("e3e4", "d6d5"), 1200, ("mate", "short"), "test"),
@@ -107,7 +123,7 @@ async def fill(store: Storage, clock: FakeClock) -> dict[str, Any]:
     await store.retry_notice("daily-1", due=clock.now + timedelta(minutes=2), error="429")
     await store.mark_event_processed("event-1")
     await store.claim(["game:1"], "host-a", until=clock.now + timedelta(hours=1))
-    return {"players": [alice.id, bob.id, carol.id], "games": [finished.id, active.id, challenge.id],
+    return {"players": [alice.id, bob.id, carol.id], "games": [finished.id, active.id, challenge.id, live.id],
             "posts": [daily.id, extra.id], "alice": alice.id, "bob": bob.id, "carol": carol.id}
 
 
@@ -120,7 +136,9 @@ async def contents(store: Storage, ids: dict[str, Any], clock: FakeClock) -> dic
         "players": [await store.get_player(i) for i in ids["players"]],
         "top": [await store.top_players(p, v, min_games=0)
                 for p in ("discord", "line") for v in ("makruk", "sittuyin")],
-        "ratings": [await store.get_rating(i, v) for i in ids["players"] for v in ("makruk", "sittuyin")],
+        "ratings": [await store.get_rating(i, v, s) for i in ids["players"] for v in ("makruk", "sittuyin")
+                    for s in ("correspondence", "live")],
+        "top live": await store.top_players("discord", "makruk", speed="live"),
         "finished": await store.finished_games(ids["alice"]),
         "channel games": [await store.channel_games(p, c) for p, c in chats],
         "chat players": [await store.channel_players(p, c) for p, c in chats],
@@ -204,7 +222,7 @@ async def test_changes_made_in_the_source_meanwhile_reach_the_target(
     source: Storage, db_path: Path, pg_url: str, clock: FakeClock, filled: dict[str, Any]
 ) -> None:
     await transfer(db_path, pg_url)
-    _, active_id, challenge_id = filled["games"]
+    _, active_id, challenge_id, _ = filled["games"]
     active = await source.get_game(active_id)
     await source.undo_moves(active.id, active.version, 2, GameChanges(takeback_offer=None))  # a take-back
     challenge = await source.get_game(challenge_id)
@@ -222,7 +240,7 @@ async def test_changes_made_in_the_source_meanwhile_reach_the_target(
     report = await transfer(db_path, pg_url)
 
     counts = {t.table: t for t in report.tables}
-    assert (counts["moves"].removed, counts["moves"].target) == (2, 4)
+    assert (counts["moves"].removed, counts["moves"].target) == (2, 5)  # the live game keeps its one
     assert counts["games"].updated == 2 and counts["games"].inserted == 0
     assert (counts["players"].inserted, counts["players"].updated) == (1, 1)
     assert (counts["ratings"].inserted, counts["ratings"].updated) == (1, 1)

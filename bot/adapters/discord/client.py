@@ -67,7 +67,8 @@ class MakrukBot(commands.AutoShardedBot):
         self.scheduler: Scheduler | None = None
         if games is not None and self.door.outbox is not None and scheduler_seconds:
             # The games' clock, the daily puzzles and the outbox, for Discord's chats only.
-            self.scheduler = Scheduler(games.jobs(PLATFORM, self.door.outbox), interval=scheduler_seconds)
+            self.scheduler = Scheduler(games.jobs(PLATFORM, self.door.outbox), interval=scheduler_seconds,
+                                       wake=games.wake(PLATFORM, self.door.outbox))  # a live game's flag falls on time
 
     @property
     def outbox(self) -> Outbox | None:

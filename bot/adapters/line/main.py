@@ -162,7 +162,7 @@ class LineDoor:
         self.web_app = create_app(self.webhook, self.images, self.app)
         # The games' clock, the daily puzzles and the outbox, LINE's only; then our own chores.
         self.scheduler = Scheduler([self._wake_inbox, *self.app.jobs("line", self.outbox), self._housekeeping],
-                                   interval=self._interval)
+                                   interval=self._interval, wake=self.app.games.wake("line", self.outbox))
         return self
 
     async def listen(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,

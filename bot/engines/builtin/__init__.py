@@ -43,8 +43,11 @@ class BuiltinEngine:
         if not legal:
             raise EngineError(f"no legal move in {board.fen()}: the game is over")
         spec = builtin_level(level)
+        seconds = spec.seconds * self.time_scale
+        if position.seconds is not None:  # a live game: never longer than its clock allows
+            seconds = min(seconds, position.seconds)
         try:
-            result = await self.think(position, depth=spec.depth, seconds=spec.seconds * self.time_scale,
+            result = await self.think(position, depth=spec.depth, seconds=seconds,
                                       all_root_scores=spec.spread > 0)
         except Exception as error:  # EngineError, or the search's own bug raised in the worker
             log.warning("the search failed (%s); a quick move from this process instead", error)

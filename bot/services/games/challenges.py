@@ -3,15 +3,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from storage import Answer, ChannelBusy
-from storage.records import Color, Game, GameChanges, NewGame, Player, Seat
+from storage.records import Clocks, Color, Game, GameChanges, NewGame, Player, Seat
 
 from ...messages import Reply, User
 from ..errors import Refusal
-from . import offers
+from . import live, offers
 from .moves import engine_turns
 from .options import ChallengeOptions, parse_challenge_options, start_position
 from .registry import CommandGroup
@@ -60,6 +61,7 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
         created_by=me.id,
         status="challenge",
         deadline=table.clock.now() + _challenge_time(table),
+        time_control=options.time_control,
     ))
     return shown
 
@@ -69,6 +71,9 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
     color = _color(table, options)
     seconds = _move_seconds(table, ctx, options)
     deadline, remind_at = turn_times(table.clock.now(), seconds)
+    clocks: Clocks | None = None
+    if options.time_control is not None:
+        clocks, deadline = live.starting_clocks(options.time_control, table.clock.now())
 
     def started(game: Game) -> list[Reply]:
         return [table.game_view(ctx, game, table.replayed(game), "game_started", {me.id: me})]
@@ -88,8 +93,11 @@ async def _start_bot_game(table: Table, ctx: Context, me: Player, options: Chall
         created_by=me.id,
         status="active",
         deadline=deadline,
-        remind_at=remind_at,
+        remind_at=None if clocks is not None else remind_at,
+        time_control=options.time_control,
+        clocks=clocks,
     ))
+    table.stored(game)
     board = table.board(game)
     replies = [await table.drawn(ctx, reply) for reply in shown]
     replies += await engine_turns(table, ctx, game, board)
@@ -116,6 +124,9 @@ async def accept(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
         deadline=deadline,
         remind_at=remind_at,
     )
+    if game.time_control is not None:  # a live game's clocks are set; the first move has its 30 s
+        clocks, first_move = live.starting_clocks(game.time_control, table.clock.now())
+        changes = replace(changes, clocks=clocks, deadline=first_move, remind_at=None)
     _, reply = await table.commit(ctx, game, table.board(game), changes, "game_started")
     return [reply]
 

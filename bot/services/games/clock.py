@@ -16,6 +16,7 @@ from storage.records import Game, GameChanges, Result
 
 from ...messages import Incoming, Platform, User
 from ..errors import Refusal
+from . import live
 from .context import Context
 from .moves import engine_to_move, engine_turns
 from .table import Notify, side_to_move
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 CLAIM_BATCH = 16  # games claimed at a time: several processes share a long list of due games
 
 
-async def tick(table: Table, platform: Platform | None = None) -> None:
+async def tick(table: Table, platform: Platform | None = None, *, deadlines_only: bool = False) -> None:
     """Expires challenges, sends reminders, ends games lost on time, and gives the engine its
     turn where it is waiting (after a crash, a cancelled task, an engine failure). Call it
     periodically, and once at start-up. What the chats are owed goes to the outbox with each
@@ -36,15 +37,21 @@ async def tick(table: Table, platform: Platform | None = None) -> None:
 
     A door passes its ``platform``, so that it only takes the games it can deliver to. With
     several processes on one database, each game's step is done by the one that claims it.
+    ``deadlines_only``: just the games whose deadline has passed (what the scheduler does when
+    it wakes for a live game's flag, between its full rounds).
     """
     now = table.clock.now()
-    before = now - timedelta(seconds=table.settings.challenge_seconds)
     steps: list[tuple[Callable[[Table, Game], Awaitable[None]], list[Game]]] = [
-        (_expire, await table.storage.due_challenges(before, platform=platform)),
         (_flag, await table.storage.due_deadlines(now, platform=platform)),
-        (_remind, await table.storage.due_reminders(now, platform=platform)),
-        (_resume_engine, await table.storage.engine_games(platform=platform)),
     ]
+    if not deadlines_only:
+        before = now - timedelta(seconds=table.settings.challenge_seconds)
+        steps = [
+            (_expire, await table.storage.due_challenges(before, platform=platform)),
+            *steps,
+            (_remind, await table.storage.due_reminders(now, platform=platform)),
+            (_resume_engine, await table.storage.engine_games(platform=platform)),
+        ]
     for step, games in steps:
         for start in range(0, len(games), CLAIM_BATCH):
             batch = games[start:start + CLAIM_BATCH]
@@ -85,6 +92,9 @@ async def _flag(table: Table, game: Game) -> None:
         if game.status != "active" or game.deadline is None or game.deadline > table.clock.now():
             return
         board = table.board(game)
+        if game.time_control is not None:  # a live game: lost, drawn, or aborted before a first move
+            await live.time_out(table, await _system_context(table, game), game, board, Notify("timeout"))
+            return
         result: Result = "0-1" if side_to_move(board) == "w" else "1-0"
         await table.finish(await _system_context(table, game), game, board, result, "timeout",
                            notify=Notify("timeout"))

@@ -16,6 +16,7 @@ from ...messages import Reply
 from ...pgn import export_pgn
 from ..errors import Refusal
 from ..notation import NOTATIONS, move_text
+from . import live
 from .archive import finished_game, game_number
 from .counting import declare
 from .puzzle_routes import keeper
@@ -47,6 +48,8 @@ async def move(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
     if side_to_move(board) != color:
         raise Refusal("not_your_turn")
     chosen = parse_move(ctx, board, text)
+    if live.out_of_time(game, table.clock.now()):  # too late: the flag falls before the move counts
+        return [await live.time_out(table, ctx, game, board, None)]
     game, board, replies = await apply_move(table, ctx, game, board, chosen, color)
     if ctx.settings.push_notices is False:
         await _retire_reminders(table, ctx)
@@ -95,8 +98,12 @@ async def apply_move(table: Table, ctx: Context, game: Game, board: Board, chose
     san = board.san(chosen)
     board.push(chosen)
     outcome = board.outcome()
-    deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
-    changes = GameChanges(deadline=deadline, remind_at=remind_at, reminded=False, takeback_offer=None)
+    now = table.clock.now()
+    if game.time_control is not None:
+        changes = replace(live.after_move(game, color, now), takeback_offer=None)
+    else:
+        deadline, remind_at = turn_times(now, game.move_seconds)
+        changes = GameChanges(deadline=deadline, remind_at=remind_at, reminded=False, takeback_offer=None)
     if game.draw_offer == other(color):
         changes = replace(changes, draw_offer=None)  # a move instead of accepting declines the offer
     updates: list[RatingUpdate] = []
@@ -145,7 +152,11 @@ async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, 
                 replies.append(declared)
                 if game.status != "active":
                     break
-            uci = await table.engine.best_move(table.position(game), level=level)
+            position = replace(table.position(game), seconds=live.thinking_time(game, color, table.clock.now()))
+            uci = await table.engine.best_move(position, level=level)
+            if live.out_of_time(game, table.clock.now()):
+                replies.append(await live.time_out(table, ctx, game, board, notify))
+                break
             answer = Move.from_uci(uci)
             if answer not in board.legal_moves():
                 log.error("engine %s answered an illegal move %s in %s", table.engine.name, uci, board.fen())

@@ -12,6 +12,7 @@ from storage.records import Color, Game, GameChanges
 
 from ...messages import Reply
 from ..errors import Refusal
+from . import live
 from .registry import CommandGroup
 from .setup_auto import events_kept
 from .table import other, side_to_move
@@ -105,13 +106,19 @@ async def _take_back(table: Table, ctx: Context, game: Game, board: Board, reque
         raise Refusal("undo_nothing")
     kept = len(game.moves) - n
     events = [e for e in CountEvent.load_all(game.counting) if e.ply <= kept]
-    deadline, remind_at = turn_times(table.clock.now(), game.move_seconds)
-    changes = GameChanges(takeback_offer=None, draw_offer=None, counting=events_kept(game, events),
-                          deadline=deadline, remind_at=remind_at, reminded=False)
+    now = table.clock.now()
+    if game.time_control is not None:  # the clocks stop where they are; the side to move's runs from now
+        changes = replace(live.resumed(game, replace(game, moves=game.moves[:kept]), now), takeback_offer=None,
+                          draw_offer=None, counting=events_kept(game, events))
+    else:
+        deadline, remind_at = turn_times(now, game.move_seconds)
+        changes = GameChanges(takeback_offer=None, draw_offer=None, counting=events_kept(game, events),
+                              deadline=deadline, remind_at=remind_at, reminded=False)
     # The answer is built first, from the game as it will be, and stored with the takeback.
     after = replace(game.after(changes, at=table.clock.now()), moves=game.moves[:kept])
     board = table.replayed(after)
     notices, (reply,) = table.answers(ctx, [await table.game_reply(ctx, after, board, "undone")])
     game = await table.storage.undo_moves(game.id, game.version, n, changes, notices=notices)
     table.remember(game, board)
+    table.stored(game)
     return [reply]

@@ -1,9 +1,12 @@
 """The options of ``new``: an opponent, the bot and its level, a colour, the variant (makpong,
-ouk, asean, sittuyin), the promotion and perpetual-check rules, a time per move, rated or
-casual; and times such as ``2h`` or ``3วัน``.
+ouk, asean, sittuyin), the promotion and perpetual-check rules, a time per move or a live
+game's clock (``3+2``: minutes each, seconds added per move), rated or casual; and times such
+as ``2h`` or ``3วัน``.
 
 >>> parse_time("2h"), parse_time("3วัน"), parse_time("90分")
 (7200, 259200, 5400)
+>>> [str(time_control_at(words.split(), 0)[0]) for words in ("3+2", "5 + 3", "3 นาที + 2", "๕+๓", "10分+5秒")]
+['3+2', '5+3', '3+2', '5+3', '10+5']
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from makruk import Board, InvalidFenError, starting_fen
-from storage.records import Perpetual, Promotion
+from storage.records import Perpetual, Promotion, TimeControl
 
 from ...i18n import Catalog
 from ...messages import Incoming, User
@@ -26,6 +29,13 @@ MAX_MOVE_SECONDS = 14 * 24 * 3600
 _TIME_SPEC = re.compile(r"(\d{1,4})\s*(m|min|h|d|นาที|ชม|ชั่วโมง|วัน|分|時間|日)", re.IGNORECASE)
 _TIME_UNITS = {"m": 60, "min": 60, "นาที": 60, "分": 60, "h": 3600, "ชม": 3600, "ชั่วโมง": 3600, "時間": 3600,
                "d": 86400, "วัน": 86400, "日": 86400}
+# A live game's clock: minutes (any script's digits), a plus, seconds; units as each language writes them.
+_CLOCK_SPEC = re.compile(
+    r"(\d{1,3})\s*(?:m|min|mins|minutes?|นาที|分|នាទី)?\s*[+＋]\s*(\d{1,3})\s*(?:s|sec|secs|seconds?|วินาที|วิ|秒|វិនាទី)?",
+    re.IGNORECASE)
+CLOCK_TOKENS = 5  # "3 นาที + 2 วินาที" split into words
+MAX_CLOCK_MINUTES = 180
+MAX_INCREMENT_SECONDS = 180
 ColorChoice = Literal["w", "b", "random"]
 
 
@@ -39,6 +49,7 @@ class ChallengeOptions:
     promotion: Promotion | None = None
     perpetual: Perpetual | None = None
     move_seconds: int | None = None
+    time_control: TimeControl | None = None  # a live game; None: correspondence
     rated: bool = True
     variant: str | None = None  # makruk.VARIANTS; None: Makruk
     fen: str | None = None  # ``from FEN``: the position the game starts from (checked by start_position)
@@ -48,7 +59,18 @@ def parse_challenge_options(catalog: Catalog, msg: Incoming, args: tuple[str, ..
     """The options of ``new``, in any language; refused at the first word that is none."""
     options = ChallengeOptions()
     mentions = list(msg.mentions)
+    skip = 0
     for i, token in enumerate(args):
+        if skip:  # words a clock was written with
+            skip -= 1
+            continue
+        control = time_control_at(args, i)
+        if control is not None:
+            if options.time_control is not None:
+                raise Refusal("bad_option", option=token[:20])
+            options.time_control, used = control
+            skip = used - 1
+            continue
         word = catalog.word_for(token)
         if word == "from":  # the rest is the position: new bot 3 from <FEN>
             options.fen = " ".join(args[i + 1:])
@@ -114,6 +136,19 @@ def start_position(options: ChallengeOptions) -> str:
     if board.outcome() is not None:
         raise Refusal("fen.fen_game_over", text=options.fen[:60])
     return board.fen()
+
+
+def time_control_at(args: tuple[str, ...] | list[str], start: int) -> tuple[TimeControl, int] | None:
+    """The live clock written from ``args[start]`` on (``3+2``, ``3 + 2``, ``3 นาที + 2``) and
+    how many words it took, the most that read as one; refused outside the bounds."""
+    for end in range(min(len(args), start + CLOCK_TOKENS), start, -1):
+        match = _CLOCK_SPEC.fullmatch(" ".join(args[start:end]).removeprefix("time="))  # as /makruk new writes it
+        if match is not None:
+            minutes, increment = int(match.group(1)), int(match.group(2))
+            if minutes > MAX_CLOCK_MINUTES or increment > MAX_INCREMENT_SECONDS or minutes + increment == 0:
+                raise Refusal("bad_clock", high_minutes=MAX_CLOCK_MINUTES, high_seconds=MAX_INCREMENT_SECONDS)
+            return TimeControl(minutes * 60, increment), end - start
+    return None
 
 
 def parse_time(text: str) -> int:

@@ -1,10 +1,11 @@
 """Ratings: Glicko-2 updates when a rated game ends, and the ``rating`` and ``top`` commands.
 
-Each variant has ratings of its own (a Makruk rating is not a Sittuyin rating): a game moves
-the ratings of its variant only, and ``rating`` and ``top`` show Makruk's unless a variant is
-named (``top sittuyin``, ``rating @bob ouk``). Between two people both ratings move; against
-the bot only the person's does, against the level's fixed estimated rating (bot/engines/levels.py,
-estimated in Makruk and used for every variant).
+Each variant has ratings of its own (a Makruk rating is not a Sittuyin rating), and each speed
+too (a live game's rating is not a correspondence game's): a game moves the ratings of its
+variant and speed only, and ``rating`` and ``top`` show correspondence Makruk's unless a variant
+or the speed is named (``top sittuyin``, ``rating @bob ouk``, ``top makruk live``). Between two
+people both ratings move; against the bot only the person's does, against the level's fixed
+estimated rating (bot/engines/levels.py, estimated in Makruk and used for every variant).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from storage import Storage
-from storage.records import Game, PlayerRating, RatingUpdate, Result
+from storage.records import SPEEDS, Game, PlayerRating, RatingUpdate, Result, Speed
 
 from ... import ratings as glicko
 from ...engines.levels import ENGINE_DEVIATION
@@ -33,6 +34,7 @@ SCORES: dict[Result, float] = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 @commands.command("rating")
 async def rating(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     named = [word for word in args if word.startswith("@")]
+    speed, args = _speed(table, args)
     variant = _variant(table, tuple(word for word in args if not word.startswith("@")))
     user = ctx.msg.mentions[0] if ctx.msg.mentions else None
     if user is None and named:
@@ -42,9 +44,12 @@ async def rating(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
         player = found
     else:
         player = await table.player(ctx, user)
-    current = await table.storage.get_rating(player.id, variant)
+    current = await table.storage.get_rating(player.id, variant, speed)
     fields = {"name": player.display_name, "rating": round(current.rating),
               "deviation": round(current.deviation), "games": current.games_played}
+    if speed == "live":
+        return [table.present.info(ctx.language, "rating.live", kind="rating",
+                                   variant=_variant_name(table, ctx, variant), **fields)]
     if variant == DEFAULT_VARIANT:
         return [table.present.info(ctx.language, "rating", kind="rating", **fields)]
     return [table.present.info(ctx.language, "rating.variant", kind="rating",
@@ -53,17 +58,28 @@ async def rating(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
 
 @commands.command("top")
 async def top(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    speed, args = _speed(table, args)
     variant = _variant(table, args)
     community = ctx.msg.community or ctx.msg.channel
-    standings = await table.storage.top_players(ctx.msg.platform, variant, community=community, limit=10)
-    named = {} if variant == DEFAULT_VARIANT else {"variant": _variant_name(table, ctx, variant)}
-    suffix = "" if variant == DEFAULT_VARIANT else ".variant"
+    standings = await table.storage.top_players(ctx.msg.platform, variant, speed=speed, community=community,
+                                                limit=10)
+    named = {} if variant == DEFAULT_VARIANT and speed != "live" else {"variant": _variant_name(table, ctx, variant)}
+    suffix = ".live" if speed == "live" else "" if variant == DEFAULT_VARIANT else ".variant"
     if not standings:
         return [table.present.info(ctx.language, f"top.empty{suffix}", kind="top", **named)]
     lines = [table.catalog.text(ctx.language, "top.line", rank=i + 1, name=s.player.display_name,
                                 rating=round(s.rating.rating), games=s.rating.games_played)
              for i, s in enumerate(standings)]
     return [table.present.info(ctx.language, f"top{suffix}", lines="\n".join(lines), kind="top", **named)]
+
+
+def _speed(table: Table, words: tuple[str, ...]) -> tuple[Speed, tuple[str, ...]]:
+    """The speed the words name (correspondence when none does), and the other words."""
+    speeds = [word for word in words if table.catalog.word_for(word) in SPEEDS]
+    if len(speeds) > 1:
+        raise Refusal("bad_option", option=speeds[1][:20])
+    speed: Speed = "live" if speeds and table.catalog.word_for(speeds[0]) == "live" else "correspondence"
+    return speed, tuple(word for word in words if word not in speeds)
 
 
 def _variant(table: Table, words: tuple[str, ...]) -> str:
@@ -88,8 +104,8 @@ async def rating_updates(storage: Storage, game: Game, result: Result) -> list[R
     if game.white.is_engine or game.black.is_engine:
         return await _against_engine(storage, game, result)
     assert game.white.player_id is not None and game.black.player_id is not None
-    white = await storage.get_rating(game.white.player_id, game.variant)
-    black = await storage.get_rating(game.black.player_id, game.variant)
+    white = await storage.get_rating(game.white.player_id, game.variant, game.speed)
+    black = await storage.get_rating(game.black.player_id, game.variant, game.speed)
     score = SCORES[result]
     w, b = (_glicko(r) for r in (white, black))
     new_w = glicko.update(w, [(b, score)])
@@ -110,7 +126,7 @@ async def _against_engine(storage: Storage, game: Game, result: Result) -> list[
     if person is game.black:
         score = 1 - score
     assert person.player_id is not None and bot.engine_level is not None
-    current = await storage.get_rating(person.player_id, game.variant)
+    current = await storage.get_rating(person.player_id, game.variant, game.speed)
     level = glicko.Rating(level_rating(bot.engine_level), ENGINE_DEVIATION)
     new = glicko.update(_glicko(current), [(level, score)])
     return [RatingUpdate.after_game(current, new.rating, new.deviation, new.volatility)]

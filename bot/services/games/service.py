@@ -62,6 +62,7 @@ from . import (
     queries,
     ratings,
 )
+from .alarm import DeadlineWake
 from .context import Context
 from .queries import MoveChoice
 from .registry import Registry
@@ -225,10 +226,21 @@ class GameService:
 
     # --- for the doors and the scheduler ----------------------------------------------
 
-    async def tick(self, platform: Platform | None = None) -> None:
+    async def tick(self, platform: Platform | None = None, *, deadlines_only: bool = False) -> None:
         """Expires challenges, sends reminders, ends games lost on time, gives the engine its
-        waiting turns; what the chats are owed goes to the outbox (see clock.py)."""
-        await clock.tick(self.table, platform)
+        waiting turns (``deadlines_only``: only ends the games on time); what the chats are owed
+        goes to the outbox (see clock.py)."""
+        await clock.tick(self.table, platform, deadlines_only=deadlines_only)
+
+    def wake(self, platform: Platform | None = None, outbox: Outbox | None = None) -> DeadlineWake:
+        """What a door's Scheduler sleeps on (``Scheduler(jobs, wake=games.wake(platform, outbox))``):
+        until the next deadline of ``platform``'s games, or until this service stores an earlier
+        one, so a live game's flag falls on time. Woken so, the scheduler only ends the games
+        whose deadline passed and delivers what the ``outbox`` owes, not its whole round."""
+        jobs: list[Job] = [functools.partial(self.tick, platform, deadlines_only=True)]
+        if outbox is not None:
+            jobs.append(outbox.drain)
+        return DeadlineWake(self.table.storage, self.table.clock, self.table.bell, platform, jobs)
 
     def outbox(self, platform: Platform, send: Send, *, pictures: bool = True) -> Outbox:
         """The deliverer of ``platform``'s notices through its door's ``send``; ``pictures=False``

@@ -17,7 +17,19 @@ from typing import Any, TypeVar
 
 from makruk import Board, CountEvent, Move
 from storage import Answer, Storage, StorageError
-from storage.records import ChannelSettings, Color, Game, GameChanges, NewMove, NewNotice, Player, RatingUpdate, Result
+from storage.records import (
+    UNCHANGED,
+    ChannelSettings,
+    Color,
+    Game,
+    GameChanges,
+    NewMove,
+    NewNotice,
+    Player,
+    RatingUpdate,
+    Result,
+    clock_state,
+)
 
 from ...clock import Clock
 from ...config import Settings
@@ -29,6 +41,8 @@ from ..errors import Refusal
 from ..outbox import new_notice
 from ..presenter import Presenter
 from ..puzzles import PuzzleService
+from . import live
+from .alarm import Bell
 from .context import Context
 from .ratings import rating_updates
 
@@ -59,6 +73,7 @@ class Table:
         # One lock per channel while anyone waits on it; unused locks go away with their last user.
         self._locks: weakref.WeakValueDictionary[tuple[Platform, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+        self.bell = Bell()  # rung when a live game's deadline may have come sooner (alarm.py)
 
     def sizes(self) -> dict[str, int]:
         """How many entries the in-memory tables hold (each has a bound; for tests and metrics)."""
@@ -202,6 +217,7 @@ class Table:
             ctx.language, game, board, self.names(game, players), event,
             last=last or (Move.from_uci(game.moves[-1].uci) if game.moves else None),
             flip=flip, settings=ctx.settings, actor=ctx.msg.user, selected=selected,
+            clocks=clock_state(game, self.clock.now()),
         )
         seat = game.seat(side_to_move(board)) if game.status == "active" else None
         mover = players.get(seat.player_id) if seat is not None and seat.player_id is not None else None
@@ -255,6 +271,8 @@ class Table:
         message, as its answer (kind ``answer``).
         """
         notify = notify or self.answering(ctx)
+        if changes.status in ("finished", "aborted") and changes.clocks is UNCHANGED:
+            changes = dataclasses.replace(changes, **dict(live.stopped(game, self.clock.now()).items()))
         notices: list[NewNotice] = []
         reply: Reply | None = None
         if notify is not None:
@@ -268,9 +286,15 @@ class Table:
             game = await self.storage.append_move(game.id, game.version, move, changes, ratings=ratings,
                                                   notices=notices)
         self.remember(game, board)
+        self.stored(game)
         if reply is None:
             reply = await self.game_reply(ctx, game, board, event, last=last)
         return game, reply
+
+    def stored(self, game: Game) -> None:
+        """A change of ``game`` is stored: a live game's new deadline wakes the scheduler."""
+        if game.time_control is not None:
+            self.bell.ring()
 
     def answering(self, ctx: Context) -> Notify | None:
         """How a change a person's message makes keeps its answer: in the outbox, held back

@@ -1,0 +1,31 @@
+-- Live games: a Fischer clock (minutes each, seconds added per move) beside the correspondence
+-- games' limit per move. A live game keeps its time control and its clocks as of its last move:
+-- each side's time left in milliseconds and the moment it was measured, so the clocks survive a
+-- restart. Its `deadline` is the moment the side to move runs out (or must make its first move),
+-- so due_deadlines finds a flag as it finds a correspondence game lost on time.
+ALTER TABLE games ADD COLUMN clock_initial INTEGER CHECK (clock_initial >= 0);
+ALTER TABLE games ADD COLUMN clock_increment INTEGER CHECK (clock_increment >= 0);
+ALTER TABLE games ADD COLUMN white_ms INTEGER;
+ALTER TABLE games ADD COLUMN black_ms INTEGER;
+ALTER TABLE games ADD COLUMN clock_since {time};
+
+-- Ratings per variant and per speed: a live rating is not a correspondence rating. Every
+-- rating so far came from correspondence games. The key changes, which SQLite can only do by
+-- building the table again.
+CREATE TABLE ratings_by_speed (
+    player_id     {ref}   NOT NULL REFERENCES players (id),
+    variant       TEXT    NOT NULL,
+    rating        {real}  NOT NULL,
+    deviation     {real}  NOT NULL,
+    volatility    {real}  NOT NULL,
+    games_played  INTEGER NOT NULL CHECK (games_played >= 0),
+    speed         TEXT    NOT NULL CHECK (speed IN ('live', 'correspondence')),
+    PRIMARY KEY (player_id, variant, speed)
+) {sqlite: WITHOUT ROWID};
+
+INSERT INTO ratings_by_speed (player_id, variant, rating, deviation, volatility, games_played, speed)
+    SELECT player_id, variant, rating, deviation, volatility, games_played, 'correspondence' FROM ratings;
+
+DROP TABLE ratings;
+ALTER TABLE ratings_by_speed RENAME TO ratings;
+CREATE INDEX ratings_variant ON ratings (variant, speed, rating DESC);
