@@ -63,6 +63,7 @@ from . import (
     ratings,
 )
 from .context import Context
+from .feed import ChangeFeed
 from .queries import MoveChoice
 from .registry import Registry
 from .table import Table
@@ -114,6 +115,11 @@ class GameService:
     @property
     def puzzles(self) -> PuzzleService | None:
         return self.table.puzzles
+
+    @property
+    def feed(self) -> ChangeFeed:
+        """Told of every game this process stores (game id, version): the web board listens."""
+        return self.table.feed
 
     # --- the entry point --------------------------------------------------------------
 
