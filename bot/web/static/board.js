@@ -249,8 +249,9 @@ boardEl.addEventListener("pointerup", (event) => {
 let suppressClick = false;
 boardEl.addEventListener("click", (event) => {
   if (suppressClick) { suppressClick = false; return; }
-  const sq = event.target.closest("[data-square]");
-  if (sq) tapSquare(sq.dataset.square);
+  // By the point, not event.target: the pointer capture a pressed piece takes makes the board the target.
+  const square = squareAt(event.clientX, event.clientY);
+  if (square) tapSquare(square);
 });
 
 // --- replay (finished games) -----------------------------------------------------------
