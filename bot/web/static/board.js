@@ -175,7 +175,8 @@ function unselect() {
 
 function selectDrop(letter) {
   if (!state.viewer.canMove) return;
-  selected = {drop: letter, moves: state.legal.filter((m) => m.drop === letter)};
+  // A drop's UCI names the kind in upper case for both sides (R@h8); the hand's letter is Black's own (r).
+  selected = {drop: letter, moves: state.legal.filter((m) => m.drop === letter.toUpperCase())};
   mark(selected.moves, null);
   for (const b of document.querySelectorAll("[data-drop]")) b.classList.toggle("selected", b.dataset.drop === letter);
 }
