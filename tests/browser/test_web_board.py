@@ -218,3 +218,31 @@ async def test_a_game_that_does_not_exist_is_a_404_page(live: Live, open_page: O
     await expect(page.locator("[data-status]")).to_have_text("There is no such game.")
 
 
+
+
+async def test_sittuyins_deployment_drops_pieces_from_both_hands(live: Live, open_page: OpenPage) -> None:
+    await live.chat.ok("ann", "new @bob sittuyin white", "bob")
+    game = (await live.chat.ok("bob", "accept"))[-1].game
+    assert game is not None and game.variant == "sittuyin"
+    ann, bob = await open_page(), await open_page()
+    await ann.goto(live.link(game.id, "ann"))
+    await bob.goto(live.link(game.id, "bob"))
+    for page in (ann, bob):
+        await expect(page.locator("[data-square]")).to_have_count(64)
+        await expect(page.locator("[data-square] [data-piece]")).to_have_count(16)  # the Bia only
+        await expect(page.locator("[data-drop]")).to_have_count(10)  # five kinds in each hand: K, S, F, R, N
+    # Each player's own hand is at the bottom of the page, and only the mover's is enabled.
+    await expect(ann.locator('[data-hand="bottom"] [data-drop="R"]')).to_be_enabled()
+    await expect(bob.locator('[data-hand="bottom"] [data-drop="r"]')).to_be_disabled()
+
+    await ann.locator('[data-drop="R"]').click()
+    await expect(square(ann, "a1")).to_have_class(re.compile(r"\btarget\b"))
+    await square(ann, "a1").click()
+    await shows(bob, "a1", "R")
+    await expect(bob.locator('[data-hand="top"] [data-drop="R"]')).to_have_text("")  # one Rua left
+
+    await bob.locator('[data-drop="r"]').click()
+    await expect(square(bob, "h8")).to_have_class(re.compile(r"\btarget\b"))
+    await square(bob, "h8").click()
+    await shows(ann, "h8", "r")
+    assert await live.moves(game.id) == ["R@a1", "R@h8"]
