@@ -246,3 +246,70 @@ async def test_sittuyins_deployment_drops_pieces_from_both_hands(live: Live, ope
     await square(bob, "h8").click()
     await shows(ann, "h8", "r")
     assert await live.moves(game.id) == ["R@a1", "R@h8"]
+
+
+async def test_a_piece_can_be_dragged_to_its_square(live: Live, open_page: OpenPage) -> None:
+    game_id = await live.new_game("ann", "bob")
+    page = await open_page()
+    await page.goto(live.link(game_id, "ann"))
+    await ready(page)
+    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, "web.you_white"))
+    start, end = await square(page, "b1").bounding_box(), await square(page, "d2").bounding_box()
+    assert start is not None and end is not None
+    await page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    await page.mouse.down()
+    await page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    await expect(square(page, "d2")).to_have_class(re.compile(r"\btarget\b"))  # marked while dragging
+    await page.mouse.up()
+    await shows(page, "d2", "N")
+    await shows(page, "b1", None)
+    assert await live.moves(game_id) == ["b1d2"]
+
+
+async def test_a_draw_offered_on_one_page_is_accepted_on_the_other(live: Live, open_page: OpenPage) -> None:
+    game_id = await live.new_game("ann", "bob")
+    ann, bob = await open_page(), await open_page()
+    await ann.goto(live.link(game_id, "ann"))
+    await bob.goto(live.link(game_id, "bob"))
+    await ready(ann)
+    await ready(bob)
+    await ann.locator('[data-action="draw"]').click()
+    await bob.locator('[data-action="accept"]').click()
+    for page in (ann, bob):
+        await expect(page.locator("[data-action]")).to_have_count(0)
+    game = await live.games.storage.get_game(game_id)
+    assert game.status != "active" and game.result == "1/2-1/2"
+    for page in (ann, bob):
+        await expect(page.locator("[data-status]")).to_have_text(await live.status(game_id))
+
+
+async def test_the_page_reconnects_after_the_connection_drops_and_catches_up(
+    live: Live, open_page: OpenPage
+) -> None:
+    game_id = await live.new_game("ann", "bob")
+    bob = await open_page()
+    await bob.goto(live.link(game_id, "bob"))
+    await ready(bob)
+    await expect(bob.locator("[data-note]")).to_have_text(await live.text(game_id, "web.you_black"))
+    # The server drops every socket of the game (a restart, a proxy timing out), and a move is made meanwhile.
+    for viewer in list(live.board.hub.rooms[game_id].viewers):
+        await viewer.ws.close()  # type: ignore[attr-defined]
+    await live.chat.ok("ann", "e3e4")
+    await shows(bob, "e4", "P")  # caught up after reconnecting
+    await expect(bob.locator("[data-note]")).to_have_text(await live.text(game_id, "web.you_black"))  # signed in again
+    await play(bob, "d6d5")
+    await shows(bob, "d5", "p")
+    assert await live.moves(game_id) == ["e3e4", "d6d5"]
+
+
+async def test_the_desktop_page_shows_the_whole_board_without_scrolling(live: Live, page: Page) -> None:
+    game_id = await live.new_game("ann", "bob")
+    await page.goto(live.watch_link(game_id))
+    await ready(page)
+    viewport = page.viewport_size
+    assert viewport is not None
+    box = await page.locator("[data-board]").bounding_box()
+    assert box is not None and box["width"] >= 400
+    assert box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= viewport["width"] and box["y"] + box["height"] <= viewport["height"]
+    assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
