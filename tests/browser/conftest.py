@@ -1,12 +1,13 @@
 """Fixtures for tests in a real browser: Debian's chromium, driven by Playwright.
 
-One browser for the whole run (a launch takes about half a second), a new context for every
-page a test opens (its own cookies, storage and cache: nothing passes between tests, nor
-between two players of one test), at a phone's or a desktop's size.
+One browser for all the tests of this folder (a launch takes about half a second; it is closed
+when they are done, not kept through the rest of the run), a new context for every page a test
+opens (its own cookies, storage and cache: nothing passes between tests, nor between two players
+of one test), at a phone's or a desktop's size.
 
-The browser lives on the session's event loop, so every test module here says
-``pytestmark = pytest.mark.asyncio(loop_scope="session")`` and its async fixtures
-``@pytest_asyncio.fixture(loop_scope="session")`` (the root conftest's async fixtures run on a
+The browser lives on this folder's event loop, so every test module here says
+``pytestmark = pytest.mark.asyncio(loop_scope="package")`` and its async fixtures
+``@pytest_asyncio.fixture(loop_scope="package")`` (the root conftest's async fixtures run on a
 loop per test: open what a test needs here instead).
 
 A missing chromium fails these tests rather than skipping them: ``./test.sh`` installs it when
@@ -62,7 +63,7 @@ def playwright_chromium_major() -> int:
     return int(version.split(".")[0])
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
 async def browser() -> AsyncIterator[Browser]:
     path = chromium_path()
     expect.set_options(timeout=TIMEOUT_MS)
@@ -83,7 +84,7 @@ async def browser() -> AsyncIterator[Browser]:
             await launched.close()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
+@pytest_asyncio.fixture(loop_scope="package")
 async def open_page(browser: Browser) -> AsyncIterator[OpenPage]:
     """Opens a page in a context of its own: ``await open_page(phone=True, locale="th-TH")``;
     other keywords go to ``Browser.new_context``. Every context is closed after the test."""
@@ -107,13 +108,13 @@ async def open_page(browser: Browser) -> AsyncIterator[OpenPage]:
             await context.close()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
+@pytest_asyncio.fixture(loop_scope="package")
 async def page(open_page: OpenPage) -> Page:
     """A desktop page in a fresh context."""
     return await open_page()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
+@pytest_asyncio.fixture(loop_scope="package")
 async def phone(open_page: OpenPage) -> Page:
     """A phone-sized page (360x640, touch) in a fresh context."""
     return await open_page(phone=True)

@@ -1,6 +1,6 @@
 """A web board served for the browser: a real SQLite file, a game service with a fake clock, the
 board's routes on a real aiohttp server on the loopback, and a key set standing in for LINE's
-served as LINE serves its own (for LIFF sign-ins). Everything runs on the session's event loop,
+served as LINE serves its own (for LIFF sign-ins). Everything runs on the folder's event loop,
 as the browser does (see conftest.py)."""
 
 from __future__ import annotations

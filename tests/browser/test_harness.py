@@ -11,7 +11,7 @@ from playwright.async_api import Page, expect
 
 from .conftest import PHONE, OpenPage
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 PAGE = """<!doctype html><html lang="th"><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

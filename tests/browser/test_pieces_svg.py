@@ -14,7 +14,7 @@ from makruk.types import Piece
 from renderers.pieces import PIECE_COLORS, piece_sprite
 from renderers.svg import PIECE_LETTERS, SIZE, piece_svg
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 ORIGIN = "http://pieces.test"
 PX = 120  # shown at this size, to compare with a sprite of the same size

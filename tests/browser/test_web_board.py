@@ -21,14 +21,14 @@ from .conftest import PHONE, OpenPage
 from .fake_liff import fake_liff
 from .live import LIFF_ID, Live, play, ready, serving, shows, square
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 # A short opening by both sides with a capture and a promotion (White's Bia reaches the sixth
 # rank and turns over: a Bia Ngai, M~), with the piece that stands on each move's square after it.
 OPENING = (("e3e4", "P"), ("d6d5", "p"), ("e4d5", "P"), ("e6e5", "p"), ("d5d6m", "M~"))
 
 
-@pytest_asyncio.fixture(loop_scope="session")
+@pytest_asyncio.fixture(loop_scope="package")
 async def live(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Live]:
     async with serving(tmp_path / "bot.db", clock) as running:
         yield running
