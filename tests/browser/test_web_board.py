@@ -28,6 +28,11 @@ pytestmark = pytest.mark.asyncio(loop_scope="package")
 OPENING = (("e3e4", "P"), ("d6d5", "p"), ("e4d5", "P"), ("e6e5", "p"), ("d5d6m", "M~"))
 
 
+# The shortest mate we know from the start: White's Ma checks from d6 while Black's own Ma stand
+# on d7 and e7, and d6's Ma guards f7.
+MATE = (("g1e2", "N"), ("b8d7", "n"), ("e2d4", "N"), ("g8e7", "n"), ("d4f5", "N"), ("a6a5", "p"), ("f5d6", "N"))
+
+
 @pytest_asyncio.fixture(loop_scope="package")
 async def live(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Live]:
     async with serving(tmp_path / "bot.db", clock) as running:
@@ -88,6 +93,31 @@ async def test_two_players_play_by_clicking_and_the_game_ends_by_resigning(live:
     await ann.locator('[data-replay-to="last"]').click()
     await shows(ann, "d6", "M~")
     await expect(ann.locator("[data-links] a")).to_have_count(2)
+
+
+async def test_a_whole_game_to_checkmate_by_clicking_in_two_browsers(live: Live, open_page: OpenPage) -> None:
+    game_id = await live.new_game("ann", "bob")
+    ann, bob = await open_page(), await open_page()
+    await ann.goto(live.link(game_id, "ann"))
+    await bob.goto(live.link(game_id, "bob"))
+    await ready(ann)
+    await ready(bob)
+    await expect(bob.locator("[data-note]")).to_have_text(await live.text(game_id, "web.you_black"))
+    await live.announced()
+    for ply, (uci, letter) in enumerate(MATE):
+        mover = ann if ply % 2 == 0 else bob
+        await play(mover, uci)
+        for page in (ann, bob):
+            await shows(page, uci[2:4], letter)
+            await expect(page.locator("[data-moves] li")).to_have_count(ply + 1)
+    for page in (ann, bob):
+        await expect(page.locator("[data-action]")).to_have_count(0)  # over: nothing left to do
+    game = await live.games.storage.get_game(game_id)
+    assert (game.result, game.reason) == ("1-0", "checkmate")
+    assert [move.uci for move in game.moves] == [uci for uci, _ in MATE]
+    for page in (ann, bob):
+        await expect(page.locator("[data-status]")).to_have_text(await live.status(game_id))
+    assert await live.announced()  # the chat was told too
 
 
 async def test_a_watcher_follows_the_game_live_and_cannot_move(live: Live, open_page: OpenPage) -> None:
