@@ -29,6 +29,7 @@ def page(catalog: Catalog, record: GameRecord, settings: Settings) -> str:
 <html lang="{escape(language)}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/web/static/board.css">
 <script id="boot" type="application/json">{data}</script>

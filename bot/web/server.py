@@ -5,6 +5,7 @@
     GET /g/{game}/ws         the WebSocket (socket.py)
     GET /g/{game}/pgn        a finished game's PGN;  GET /g/{game}/gif  its replay
     GET /web/static/{name}   the page's scripts and style;  GET /web/piece/{letter}.svg  a piece
+    GET /web/font/thai.ttf, /web/font/khmer.ttf   fonts for a browser without them
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class WebBoard:
         app.router.add_get("/g/{game:\\d{1,12}}/gif", self.gif)
         app.router.add_get("/web/static/{name}", self.static)
         app.router.add_get("/web/piece/{letter}.svg", self.piece)
+        app.router.add_get("/web/font/{script:thai|khmer}.ttf", self.font)
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._stop)
 
@@ -171,6 +173,13 @@ class WebBoard:
         if svg is None:
             raise web.HTTPNotFound()
         return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    async def font(self, request: web.Request) -> web.FileResponse:
+        """The renderers' Thai or Khmer font, for a browser whose system has none."""
+        from renderers.fonts import khmer_font_path, thai_font_path
+
+        path = thai_font_path() if request.match_info["script"] == "thai" else khmer_font_path()
+        return web.FileResponse(path, headers={"Content-Type": "font/ttf", "Cache-Control": "max-age=604800"})
 
 
 DEFAULT_PORT = 8080  # the Discord process's board when PUBLIC_BASE_URL is set and no --web PORT

@@ -91,7 +91,7 @@ function render() {
   }
   tickClocks();
   $("[data-status]").textContent = s.statusText;
-  $("[data-watchers]").textContent = `👁 ${s.watchers}`;
+  $("[data-watchers]").textContent = `${T.watchers}: ${s.watchers}`;
   drawActions();
   drawMoves();
   drawReplay();
@@ -214,12 +214,12 @@ boardEl.addEventListener("pointerdown", (event) => {
   const square = squareAt(event.clientX, event.clientY);
   if (!square || !state || !state.viewer.canMove || replayAt !== null || !movesFrom(square).length) return;
   const piece = boardEl.querySelector(`[data-square="${square}"] .pc`);
-  drag = {square, x: event.clientX, y: event.clientY, piece, ghost: null};
-  boardEl.setPointerCapture(event.pointerId);
+  drag = {square, x: event.clientX, y: event.clientY, piece, ghost: null, pointer: event.pointerId};
 });
 boardEl.addEventListener("pointermove", (event) => {
   if (!drag) return;
   if (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6 && drag.piece) {
+    boardEl.setPointerCapture(drag.pointer);  // a drag, not a tap: the board follows the pointer
     const size = drag.piece.getBoundingClientRect().width;
     drag.ghost = pieceImg(drag.piece.dataset.piece);
     drag.ghost.className = "pc ghost";
@@ -249,8 +249,8 @@ boardEl.addEventListener("pointerup", (event) => {
 let suppressClick = false;
 boardEl.addEventListener("click", (event) => {
   if (suppressClick) { suppressClick = false; return; }
-  const sq = event.target.closest("[data-square]");
-  if (sq) tapSquare(sq.dataset.square);
+  const square = squareAt(event.clientX, event.clientY);
+  if (square) tapSquare(square);
 });
 
 // --- replay (finished games) -----------------------------------------------------------

@@ -46,7 +46,7 @@ export function buildBoard(root, orientation, coords) {
     for (const file of files) {
       const name = file + rank;
       const dark = (FILES.indexOf(file) + rank) % 2 === 1;
-      const sq = el("div", {class: dark ? "sq" : "sq dark", "data-square": name});
+      const sq = el("div", {class: dark ? "sq dark" : "sq", "data-square": name});
       if (rank === ranks[7]) sq.append(el("span", {class: "fl", text: coords.files[FILES.indexOf(file)]}));
       if (file === files[0]) sq.append(el("span", {class: "rk", text: coords.ranks[rank - 1]}));
       root.append(sq);
