@@ -173,3 +173,45 @@ async def test_a_finished_game_offers_its_replay_pgn_and_gif(site: Site) -> None
     assert state["links"]["pgn"] == f"http://board.test/g/{game_id}/pgn"
     pgn = await (await site.client.get(f"/g/{game_id}/pgn")).text()
     assert '[Result "1-0"]' in pgn
+
+
+async def test_draw_offer_and_accept_and_resign_from_two_pages(site: Site) -> None:
+    game_id = await site.new_game()
+    ann, bob = await signed_in(site, game_id, "ann"), await signed_in(site, game_id, "bob")
+    await ann.send_json({"type": "draw"})
+    offered = await next_of(bob, "state", drawOffer="w")
+    assert offered["may"]["accept"] and "ann" in offered["statusText"]
+    await bob.send_json({"type": "accept"})
+    over = await next_of(ann, "state", status="finished")
+    assert over["result"] == "1/2-1/2" and over["reason"] == "agreement" and over["legal"] == []
+    await ann.send_json({"type": "resign"})
+    assert (await next_of(ann, "error"))["code"] == "game_over"
+    await ann.close()
+    await bob.close()
+
+
+async def test_sittuyin_hands_and_drops_come_from_the_server(site: Site) -> None:
+    await site.chat.ok("ann", "new @bob white sittuyin", "bob")
+    game = (await site.chat.ok("bob", "accept"))[-1].game
+    assert game is not None
+    state = await (await site.client.get(f"/g/{game.id}/state",
+                                         headers={"Authorization": f"Bearer {site.token(game.id, 'ann')}"})).json()
+    assert state["variant"] == "sittuyin" and state["hands"]["w"]["R"] == 2 and state["hands"]["b"]["k"] == 1
+    drops = [m for m in state["legal"] if m["drop"] == "K"]
+    assert drops and all(m["from"] is None and m["uci"] == f"K@{m['to']}" for m in drops)
+    ws = await signed_in(site, game.id, "ann")
+    await ws.send_json({"type": "move", "move": drops[0]["uci"]})
+    after = await next_of(ws, "state", turn="b")
+    assert after["hands"]["w"].get("K") is None and after["moves"][0]["uci"] == drops[0]["uci"]
+    await ws.close()
+
+
+async def test_unknown_messages_get_a_localized_error(site: Site) -> None:
+    game_id = await site.new_game()
+    ws = await site.client.ws_connect(f"/g/{game_id}/ws")
+    await next_of(ws, "state")
+    for bad in ("not json", json.dumps([1]), json.dumps({"type": "castle"}), json.dumps({"type": "move"})):
+        await ws.send_str(bad)
+        error = await next_of(ws, "error")
+        assert error["code"] == "bad_message" and error["text"]
+    await ws.close()
