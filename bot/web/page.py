@@ -68,3 +68,18 @@ def not_found_page(catalog: Catalog, language: str) -> str:
     return (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{escape(text)}</title>'
             f'</head><body><p data-status>{escape(text)}</p></body></html>')
+
+
+LIFF_SDK = "https://static.line-scdn.net/liff/edge/2/sdk.js"
+
+
+def liff_entry_page(liff_id: str) -> str:
+    """LIFF's first stop (the endpoint URL with ``?liff.state=/g/GAME``): the LIFF SDK starts,
+    reads LINE's sign-in from the URL, and then opens the game's page itself."""
+    data = json.dumps(liff_id).replace("</", "<\\/")
+    return (f'<!doctype html><html><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" '
+            f'content="no-referrer"><link rel="icon" href="data:,"><script src="{LIFF_SDK}"></script></head><body>'
+            f'<script>sessionStorage.setItem("makruk-liff","1");'
+            f'liff.init({{liffId:{data}}}).catch(function(){{document.body.textContent="LIFF"}});</script>'
+            f'</body></html>')

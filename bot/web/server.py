@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -27,7 +27,7 @@ from ..services.games import GameService
 from ..services.outbox import Outbox
 from .hub import Hub
 from .liff import LiffVerifier
-from .page import not_found_page, page
+from .page import liff_entry_page, not_found_page, page
 from .pieces import piece_svg
 from .socket import Bucket, Socket
 from .tokens import BadToken, Bearer, read_token
@@ -38,6 +38,7 @@ STATIC = resources.files(__package__) / "static"
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
 USERS_KEPT = 4096  # rate buckets of signed-in users kept
 Owed = Callable[[str], None]  # a door's "push the outbox of this platform soon"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class WebBoard:
@@ -63,8 +64,18 @@ class WebBoard:
         app.router.add_get("/web/static/{name}", self.static)
         app.router.add_get("/web/piece/{letter}.svg", self.piece)
         app.router.add_get("/web/font/{script:thai|khmer}.ttf", self.font)
+        app.middlewares.append(self._liff_entry)
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._stop)
+
+    @web.middleware
+    async def _liff_entry(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """LIFF opens the endpoint URL (``PUBLIC_BASE_URL/``) with ``?liff.state=/g/GAME`` first."""
+        if (request.method == "GET" and request.path == "/" and "liff.state" in request.query
+                and self.settings.liff_id):
+            return web.Response(text=liff_entry_page(self.settings.liff_id), content_type="text/html",
+                                charset="utf-8", headers={"Cache-Control": "no-store"})
+        return await handler(request)
 
     async def _start(self, app: web.Application) -> None:
         self.hub.start()

@@ -23,13 +23,15 @@ function takeCredentials() {
 async function liffCredentials() {
   // Inside LINE (LIFF): the user's ID token, which the server checks against LINE's keys.
   if (!boot.liff) return null;
-  if (!window.liff && /\bLine\//i.test(navigator.userAgent)) {
+  const viaLiff = /\bLine\//i.test(navigator.userAgent) || sessionStorage.getItem("makruk-liff");
+  if (!window.liff && viaLiff) {
     await new Promise((ok) => document.head.append(el("script", {
       src: "https://static.line-scdn.net/liff/edge/2/sdk.js", onload: ok, onerror: ok})));
   }
   if (!window.liff) return null;
   try {
     await window.liff.init({liffId: boot.liff});
+    if (window.liff.isLoggedIn && !window.liff.isLoggedIn()) { window.liff.login({redirectUri: location.href}); return null; }
     const idToken = window.liff.getIDToken && window.liff.getIDToken();
     return idToken ? {id_token: idToken} : null;
   } catch { return null; }
