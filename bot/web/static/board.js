@@ -265,12 +265,12 @@ function drawReplay() {
   if (replayAt === null) replayAt = last;
   const go = (n) => { replayAt = Math.max(0, Math.min(last, n)); showReplay(); };
   root.replaceChildren(
-    el("button", {text: "⏮", title: T.first, "data-replay-to": "first", onclick: () => go(0)}),
-    el("button", {text: "◀", title: T.prev, "data-replay-to": "prev", onclick: () => go(replayAt - 1)}),
+    el("button", {text: "«", title: T.first, "data-replay-to": "first", onclick: () => go(0)}),
+    el("button", {text: "‹", title: T.prev, "data-replay-to": "prev", onclick: () => go(replayAt - 1)}),
     el("input", {type: "range", min: 0, max: last, value: replayAt,
                  oninput: (e) => go(Number(e.target.value))}),
-    el("button", {text: "▶", title: T.next, "data-replay-to": "next", onclick: () => go(replayAt + 1)}),
-    el("button", {text: "⏭", title: T.last, "data-replay-to": "last", onclick: () => go(last)}));
+    el("button", {text: "›", title: T.next, "data-replay-to": "next", onclick: () => go(replayAt + 1)}),
+    el("button", {text: "»", title: T.last, "data-replay-to": "last", onclick: () => go(last)}));
   showReplay();
 }
 
