@@ -301,6 +301,11 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) resy
 window.addEventListener("online", resync);
 window.addEventListener("pageshow", (event) => { if (event.persisted) resync(); });
 
+// Chromium keeps the fallback boxes of text laid out before a web font came: lay the title out again.
+const relayTitle = () => { const h = $("h1"); h.textContent = h.textContent; };
+document.fonts.addEventListener("loadingdone", relayTitle);
+document.fonts.ready.then(relayTitle);
+
 (async () => {
   if (!credentials) credentials = await liffCredentials();
   connect();
