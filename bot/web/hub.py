@@ -99,9 +99,10 @@ class Hub:
         while room is not None and room.pushing is not None and not room.pushing.done():
             await asyncio.shield(room.pushing)
 
-    async def state_for(self, game_id: int, viewer: Bearer | None) -> dict[str, Any] | None:
-        """The state ``viewer`` sees now (None: no such game)."""
-        record = await self.games.game_record(game_id)
+    async def state_for(self, game_id: int, viewer: Bearer | None,
+                        record: GameRecord | None = None) -> dict[str, Any] | None:
+        """The state ``viewer`` sees now (None: no such game); ``record``: the game, read already."""
+        record = record or await self.games.game_record(game_id)
         if record is None:
             return None
         shared = shared_state(record, watchers=self.watchers(game_id), now=self.clock.now(), base=self.base)

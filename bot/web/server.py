@@ -118,7 +118,8 @@ class WebBoard:
         if record is None:
             return web.Response(status=404, text=not_found_page(self.games.catalog, self.settings.language),
                                 content_type="text/html", charset="utf-8")
-        return web.Response(text=page(self.games.catalog, record, self.settings), content_type="text/html",
+        state = await self.hub.state_for(record.game.id, None, record)
+        return web.Response(text=page(self.games.catalog, record, self.settings, state), content_type="text/html",
                             charset="utf-8", headers={"Cache-Control": "no-store"})
 
     async def state(self, request: web.Request) -> web.Response:

@@ -215,3 +215,13 @@ async def test_unknown_messages_get_a_localized_error(site: Site) -> None:
         error = await next_of(ws, "error")
         assert error["code"] == "bad_message" and error["text"]
     await ws.close()
+
+
+async def test_the_page_carries_a_watchers_state_and_no_markup_from_names(site: Site) -> None:
+    game_id = await site.new_game(white="ann", black="x</script><b>")
+    html = await (await site.client.get(f"/g/{game_id}")).text()
+    assert "</script><b>" not in html and "<b>" not in html
+    boot = html.split('<script id="boot" type="application/json">', 1)[1].split("</script>", 1)[0]
+    data = json.loads(boot)
+    assert data["game"] == game_id and data["state"]["black"] == "x</script><b>"
+    assert data["state"]["viewer"]["side"] is None and data["text"]["resign"] == "Resign"

@@ -306,6 +306,8 @@ const relayTitle = () => { const h = $("h1"); h.textContent = h.textContent; };
 document.fonts.addEventListener("loadingdone", relayTitle);
 document.fonts.ready.then(relayTitle);
 
+if (boot.state) receive(boot.state);  // a watcher's view at once; the socket brings the player's
+
 (async () => {
   if (!credentials) credentials = await liffCredentials();
   connect();
