@@ -100,6 +100,7 @@ function render() {
   const links = $("[data-links]");
   links.replaceChildren();
   if (s.links) links.append(el("a", {href: s.links.pgn, text: T.pgn}), el("a", {href: s.links.gif, text: T.gif}));
+  if (!performance.getEntriesByName("makruk-board").length) performance.mark("makruk-board");  // first render
 }
 
 function showPosition(fen, lastMove, check) {
