@@ -29,14 +29,16 @@ from .hub import Hub
 from .liff import LiffVerifier
 from .page import liff_entry_page, not_found_page, page
 from .pieces import piece_svg
-from .socket import Bucket, Socket
+from .socket import BURST, RATE, Bucket, Socket
 from .tokens import BadToken, Bearer, read_token
 
 log = logging.getLogger(__name__)
 
 STATIC = resources.files(__package__) / "static"
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
-USERS_KEPT = 4096  # rate buckets of signed-in users kept
+USERS_KEPT = 4096  # rate buckets of signed-in users (and of addresses, for plain requests) kept
+HTTP_BURST, HTTP_RATE = 60.0, 20.0  # an address's requests to /g/... at once, then a second
+GIFS_KEPT = 16  # replays of finished games kept (they never change, and take a while to draw)
 Owed = Callable[[str], None]  # a door's "push the outbox of this platform soon"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -53,7 +55,8 @@ class WebBoard:
         self._owed = owed
         self.liff = (LiffVerifier(settings.line_login_channel_id, settings.line_jwks_url)
                      if settings.line_login_channel_id else None)
-        self._users: OrderedDict[Bearer, Bucket] = OrderedDict()
+        self._users: OrderedDict[object, Bucket] = OrderedDict()
+        self._gifs: OrderedDict[int, bytes] = OrderedDict()
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/g/{game:\\d{1,12}}", self.page)
@@ -64,9 +67,18 @@ class WebBoard:
         app.router.add_get("/web/static/{name}", self.static)
         app.router.add_get("/web/piece/{letter}.svg", self.piece)
         app.router.add_get("/web/font/{script:thai|khmer}.ttf", self.font)
+        app.middlewares.append(self._slow_down)
         app.middlewares.append(self._liff_entry)
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._stop)
+
+    @web.middleware
+    async def _slow_down(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """An address asking the board's HTTP routes too often is told to wait (429), not served."""
+        limited = request.path.startswith("/g/") and not request.path.endswith("/ws")
+        if limited and not self.user_bucket(("address", request.remote), HTTP_BURST, HTTP_RATE).take():
+            return web.json_response({"error": "slow_down"}, status=429, headers={"Retry-After": "1"})
+        return await handler(request)
 
     @web.middleware
     async def _liff_entry(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -93,14 +105,14 @@ class WebBoard:
             return await self.liff.verify(id_token, self.clock.now().timestamp())
         raise BadToken("no token")
 
-    def user_bucket(self, bearer: Bearer) -> Bucket:
-        """The rate of a signed-in user over all their sockets."""
-        bucket = self._users.get(bearer)
+    def user_bucket(self, who: object, burst: float = BURST, rate: float = RATE) -> Bucket:
+        """The rate of a signed-in user over all their sockets (or of an address's requests)."""
+        bucket = self._users.get(who)
         if bucket is None:
-            bucket = self._users[bearer] = Bucket()
+            bucket = self._users[who] = Bucket(burst, rate)
             while len(self._users) > USERS_KEPT:
                 self._users.popitem(last=False)
-        self._users.move_to_end(bearer)
+        self._users.move_to_end(who)
         return bucket
 
     def owed(self, platform: str) -> None:
@@ -163,10 +175,15 @@ class WebBoard:
         record = await self.games.game_record(int(request.match_info["game"]))
         if record is None or record.game.status in ("active", "challenge"):
             raise web.HTTPNotFound()
-        coords = record.settings.coordinates or ("thai" if record.language == "th" else "latin")
-        gif = await self.games.replay_gif(record.game, coords=coords)
+        gif = self._gifs.get(record.game.id)
         if gif is None:
-            raise web.HTTPNotFound()
+            coords = record.settings.coordinates or ("thai" if record.language == "th" else "latin")
+            gif = await self.games.replay_gif(record.game, coords=coords)
+            if gif is None:
+                raise web.HTTPNotFound()
+            self._gifs[record.game.id] = gif
+            while len(self._gifs) > GIFS_KEPT:
+                self._gifs.popitem(last=False)
         return web.Response(body=gif, content_type="image/gif", headers={"Cache-Control": "max-age=86400"})
 
     async def static(self, request: web.Request) -> web.Response:

@@ -225,3 +225,10 @@ async def test_the_page_carries_a_watchers_state_and_no_markup_from_names(site: 
     data = json.loads(boot)
     assert data["game"] == game_id and data["state"]["black"] == "x</script><b>"
     assert data["state"]["viewer"]["side"] is None and data["text"]["resign"] == "Resign"
+
+
+async def test_an_address_asking_too_often_is_told_to_wait(site: Site) -> None:
+    game_id = await site.new_game()
+    answers = [(await site.client.get(f"/g/{game_id}/state")).status for _ in range(80)]
+    assert answers[0] == 200 and 429 in answers
+    assert (await site.client.get("/web/static/board.css")).status == 200  # the page's files are not counted
