@@ -80,11 +80,16 @@ async def _default(settings: Settings, plugins: dict) -> int:
     parser = _parser(plugins)
     # One process, one app: both doors share the database pool, the engine and its workers.
     async with open_app(settings) as app:
-        # With LINE here too, its server carries the web board: Discord starts none of its own.
-        runs = [plugins[name].run(app, settings, parser.parse_args(
-            [name, "--no-web"] if name == "discord" and "line" in wanted else [name])) for name in wanted]
+        runs = [plugins[name].run(app, settings, _door_args(parser, name, wanted)) for name in wanted]
         codes = await asyncio.gather(*runs)
     return max(codes)
+
+
+def _door_args(parser: argparse.ArgumentParser, name: str, wanted: list[str]) -> argparse.Namespace:
+    args = parser.parse_args([name])
+    if name == "discord" and "line" in wanted:
+        args.no_web = True  # LINE's server carries the web board: Discord starts none of its own
+    return args
 
 
 def _load_plugins() -> dict:
