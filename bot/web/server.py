@@ -35,6 +35,16 @@ from .tokens import BadToken, Bearer, read_token
 log = logging.getLogger(__name__)
 
 STATIC = resources.files(__package__) / "static"
+# The page runs only its own scripts (and LINE's LIFF SDK); it talks to this server and, through
+# the SDK, to LINE.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' https://static.line-scdn.net; "
+                               "connect-src 'self' ws: wss: https:; img-src 'self' data: https:; style-src 'self'; "
+                               "font-src 'self'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
 USERS_KEPT = 4096  # rate buckets of signed-in users (and of addresses, for plain requests) kept
 HTTP_BURST, HTTP_RATE = 60.0, 20.0  # an address's requests to /g/... at once, then a second
@@ -132,7 +142,7 @@ class WebBoard:
                                 content_type="text/html", charset="utf-8")
         state = await self.hub.state_for(record.game.id, None, record)
         return web.Response(text=page(self.games.catalog, record, self.settings, state), content_type="text/html",
-                            charset="utf-8", headers={"Cache-Control": "no-store"})
+                            charset="utf-8", headers=PAGE_HEADERS)
 
     async def state(self, request: web.Request) -> web.Response:
         game_id = int(request.match_info["game"])

@@ -1,6 +1,6 @@
 // The web board's page: a WebSocket that pushes the game's state, the player's taps and drags
 // as moves (only those the server listed as legal), resync after sleep or a lost network.
-import {buildBoard, clockText, el, parseFen, pieceImg, placePieces} from "./view.js";
+import {buildBoard, clockText, el, handsOf, parseFen, pieceImg, placePieces} from "./view.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const T = boot.text;
@@ -278,6 +278,9 @@ function drawReplay() {
 function showReplay() {
   const n = replayAt;
   showPosition(state.positions[n], n > 0 ? state.moves[n - 1].uci : null, false);
+  const hands = handsOf(state.positions[n]), top = state.viewer.orientation === "w" ? "b" : "w";
+  drawHand($('[data-hand="top"]'), hands && hands[top], top);
+  drawHand($('[data-hand="bottom"]'), hands && hands[state.viewer.orientation], state.viewer.orientation);
   const slider = document.querySelector("[data-replay] input");
   if (slider) slider.value = n;
   for (const li of document.querySelectorAll("[data-moves] li")) li.classList.toggle("now", Number(li.dataset.ply) === n);

@@ -21,6 +21,18 @@ export function parseFen(fen) {
   return pieces;
 }
 
+export function handsOf(fen) {
+  // The pieces in hand (Sittuyin's deployment) by colour, from the FEN's [pocket]; null if none.
+  const pocket = /\[([^\]]*)\]/.exec(fen.split(" ")[0]);
+  if (!pocket || !pocket[1]) return null;
+  const hands = {w: {}, b: {}};
+  for (const c of pocket[1]) {
+    const side = c === c.toUpperCase() ? hands.w : hands.b;
+    side[c] = (side[c] || 0) + 1;
+  }
+  return hands;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
