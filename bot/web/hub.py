@@ -33,6 +33,8 @@ class Viewer(Protocol):
 
     async def send(self, data: dict[str, Any]) -> None: ...
 
+    async def close(self) -> None: ...
+
 @dataclass
 class Room:
     game_id: int
@@ -57,7 +59,11 @@ class Hub:
         self._poller = asyncio.create_task(self._poll(), name="web-poll")
 
     async def stop(self) -> None:
+        """Stops listening and polling, and closes every socket (the server is going away: the
+        pages reconnect, to this process's successor or another one)."""
         self.games.feed.unsubscribe(self._changed)
+        viewers = [v for room in self.rooms.values() for v in room.viewers]
+        await asyncio.gather(*(v.close() for v in viewers), return_exceptions=True)
         tasks = [t for t in [self._poller, *(r.pushing for r in self.rooms.values())] if t is not None]
         for task in tasks:
             task.cancel()

@@ -73,6 +73,9 @@ class Socket:
         if not self.ws.closed:
             await self.ws.send_json(data, dumps=_dumps)
 
+    async def close(self) -> None:
+        await self.ws.close(code=1001, message=b"going away")
+
     async def run(self) -> None:
         hub = self.board.hub
         hub.join(self.game_id, self)

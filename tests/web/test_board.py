@@ -232,3 +232,12 @@ async def test_an_address_asking_too_often_is_told_to_wait(site: Site) -> None:
     answers = [(await site.client.get(f"/g/{game_id}/state")).status for _ in range(80)]
     assert answers[0] == 200 and 429 in answers
     assert (await site.client.get("/web/static/board.css")).status == 200  # the page's files are not counted
+
+
+async def test_stopping_closes_the_sockets(site: Site) -> None:
+    game_id = await site.new_game()
+    ws = await site.client.ws_connect(f"/g/{game_id}/ws")
+    await next_of(ws, "state")
+    await site.board.hub.stop()
+    message = await asyncio.wait_for(ws.receive(), 2.0)
+    assert message.type.name == "CLOSE" and message.data == 1001
