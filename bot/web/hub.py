@@ -111,7 +111,8 @@ class Hub:
         record = record or await self.games.game_record(game_id)
         if record is None:
             return None
-        shared = shared_state(record, watchers=self.watchers(game_id), now=self.clock.now(), base=self.base)
+        shared = shared_state(record, watchers=self.watchers(game_id), now=self.clock.now(), base=self.base,
+                              catalog=self.games.catalog)
         return self._for(shared, record, viewer)
 
     def _for(self, shared: dict[str, Any], record: GameRecord, viewer: Bearer | None) -> dict[str, Any]:
@@ -134,7 +135,8 @@ class Hub:
             if record is None:
                 return
             room.version = record.game.version
-            shared = shared_state(record, watchers=len(room.viewers), now=self.clock.now(), base=self.base)
+            shared = shared_state(record, watchers=len(room.viewers), now=self.clock.now(), base=self.base,
+                                  catalog=self.games.catalog)
             viewers = list(room.viewers)
             await asyncio.gather(*(_send(v, self._for(shared, record, v.bearer)) for v in viewers))
 

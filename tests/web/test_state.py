@@ -37,3 +37,11 @@ async def test_a_player_of_another_platform_is_a_watcher(site: Site) -> None:
     assert record is not None
     assert state.side_of(record, Bearer("console", "ann")) == "w"
     assert state.side_of(record, Bearer("discord", "ann")) is None and state.side_of(record, None) is None
+
+
+async def test_a_challenge_and_a_withdrawn_one_say_so(site: Site) -> None:
+    await site.chat.ok("ann", "new @bob", "bob")
+    game = await site.games.channel_game("console", "c1")
+    assert game is not None and game.status == "challenge"
+    waiting = await (await site.client.get(f"/g/{game.id}/state")).json()
+    assert waiting["statusText"] == "Waiting for the challenge to be accepted." and waiting["legal"] == []
