@@ -33,6 +33,8 @@ class Viewer(Protocol):
 
     async def send(self, data: dict[str, Any]) -> None: ...
 
+    async def close(self) -> None: ...
+
 @dataclass
 class Room:
     game_id: int
@@ -57,7 +59,11 @@ class Hub:
         self._poller = asyncio.create_task(self._poll(), name="web-poll")
 
     async def stop(self) -> None:
+        """Stops listening and polling, and closes every socket (the server is going away: the
+        pages reconnect, to this process's successor or another one)."""
         self.games.feed.unsubscribe(self._changed)
+        viewers = [v for room in self.rooms.values() for v in room.viewers]
+        await asyncio.gather(*(v.close() for v in viewers), return_exceptions=True)
         tasks = [t for t in [self._poller, *(r.pushing for r in self.rooms.values())] if t is not None]
         for task in tasks:
             task.cancel()
@@ -99,12 +105,14 @@ class Hub:
         while room is not None and room.pushing is not None and not room.pushing.done():
             await asyncio.shield(room.pushing)
 
-    async def state_for(self, game_id: int, viewer: Bearer | None) -> dict[str, Any] | None:
-        """The state ``viewer`` sees now (None: no such game)."""
-        record = await self.games.game_record(game_id)
+    async def state_for(self, game_id: int, viewer: Bearer | None,
+                        record: GameRecord | None = None) -> dict[str, Any] | None:
+        """The state ``viewer`` sees now (None: no such game); ``record``: the game, read already."""
+        record = record or await self.games.game_record(game_id)
         if record is None:
             return None
-        shared = shared_state(record, watchers=self.watchers(game_id), now=self.clock.now(), base=self.base)
+        shared = shared_state(record, watchers=self.watchers(game_id), now=self.clock.now(), base=self.base,
+                              catalog=self.games.catalog)
         return self._for(shared, record, viewer)
 
     def _for(self, shared: dict[str, Any], record: GameRecord, viewer: Bearer | None) -> dict[str, Any]:
@@ -127,7 +135,8 @@ class Hub:
             if record is None:
                 return
             room.version = record.game.version
-            shared = shared_state(record, watchers=len(room.viewers), now=self.clock.now(), base=self.base)
+            shared = shared_state(record, watchers=len(room.viewers), now=self.clock.now(), base=self.base,
+                                  catalog=self.games.catalog)
             viewers = list(room.viewers)
             await asyncio.gather(*(_send(v, self._for(shared, record, v.bearer)) for v in viewers))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from html import escape
+from typing import Any
 
 from ..config import Settings
 from ..i18n import Catalog
@@ -18,17 +19,19 @@ def texts(catalog: Catalog, language: str) -> dict[str, str]:
     return {key[4:]: text for key, text in messages.items() if key.startswith("web.")}
 
 
-def page(catalog: Catalog, record: GameRecord, settings: Settings) -> str:
+def page(catalog: Catalog, record: GameRecord, settings: Settings, state: dict[str, Any] | None = None) -> str:
+    """The page of ``record``'s game; ``state`` (a watcher's) is drawn before the socket opens."""
     language = record.language
     ui = texts(catalog, language)
-    boot = {"game": record.game.id, "lang": language, "text": ui, "liff": settings.liff_id}
+    boot = {"game": record.game.id, "lang": language, "text": ui, "liff": settings.liff_id, "state": state}
     title = catalog.text(language, "web.title", id=record.game.id, white=record.names["w"], black=record.names["b"])
-    # "</" cannot end the script element early: the JSON's slashes are escaped.
-    data = json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")
+    # No "<" in the JSON: it cannot end the script element early (or open a comment in it).
+    data = json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c")
     return f"""<!doctype html>
 <html lang="{escape(language)}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/web/static/board.css">
 <script id="boot" type="application/json">{data}</script>
@@ -67,3 +70,18 @@ def not_found_page(catalog: Catalog, language: str) -> str:
     return (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{escape(text)}</title>'
             f'</head><body><p data-status>{escape(text)}</p></body></html>')
+
+
+LIFF_SDK = "https://static.line-scdn.net/liff/edge/2/sdk.js"
+
+
+def liff_entry_page(liff_id: str) -> str:
+    """LIFF's first stop (the endpoint URL with ``?liff.state=/g/GAME``): the LIFF SDK starts,
+    reads LINE's sign-in from the URL, and then opens the game's page itself."""
+    data = json.dumps(liff_id).replace("<", "\\u003c")
+    return (f'<!doctype html><html><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" '
+            f'content="no-referrer"><link rel="icon" href="data:,"><script src="{LIFF_SDK}"></script></head><body>'
+            f'<script>sessionStorage.setItem("makruk-liff","1");'
+            f'liff.init({{liffId:{data}}}).catch(function(){{document.body.textContent="LIFF"}});</script>'
+            f'</body></html>')

@@ -5,13 +5,15 @@
     GET /g/{game}/ws         the WebSocket (socket.py)
     GET /g/{game}/pgn        a finished game's PGN;  GET /g/{game}/gif  its replay
     GET /web/static/{name}   the page's scripts and style;  GET /web/piece/{letter}.svg  a piece
+    GET /web/font/thai.ttf, /web/font/khmer.ttf   fonts for a browser without them
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -22,19 +24,33 @@ from ..clock import Clock
 from ..config import Settings
 from ..pgn import export_pgn
 from ..services.games import GameService
+from ..services.outbox import Outbox
 from .hub import Hub
 from .liff import LiffVerifier
-from .page import not_found_page, page
+from .page import liff_entry_page, not_found_page, page
 from .pieces import piece_svg
-from .socket import Bucket, Socket
+from .socket import BURST, RATE, Bucket, Socket
 from .tokens import BadToken, Bearer, read_token
 
 log = logging.getLogger(__name__)
 
 STATIC = resources.files(__package__) / "static"
+# The page runs only its own scripts (and LINE's LIFF SDK); it talks to this server and, through
+# the SDK, to LINE.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' https://static.line-scdn.net; "
+                               "connect-src 'self' ws: wss: https:; img-src 'self' data: https:; style-src 'self'; "
+                               "font-src 'self'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
-USERS_KEPT = 4096  # rate buckets of signed-in users kept
+USERS_KEPT = 4096  # rate buckets of signed-in users (and of addresses, for plain requests) kept
+HTTP_BURST, HTTP_RATE = 60.0, 20.0  # an address's requests to /g/... at once, then a second
+GIFS_KEPT = 16  # replays of finished games kept (they never change, and take a while to draw)
 Owed = Callable[[str], None]  # a door's "push the outbox of this platform soon"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class WebBoard:
@@ -49,7 +65,8 @@ class WebBoard:
         self._owed = owed
         self.liff = (LiffVerifier(settings.line_login_channel_id, settings.line_jwks_url)
                      if settings.line_login_channel_id else None)
-        self._users: OrderedDict[Bearer, Bucket] = OrderedDict()
+        self._users: OrderedDict[object, Bucket] = OrderedDict()
+        self._gifs: OrderedDict[int, bytes] = OrderedDict()
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/g/{game:\\d{1,12}}", self.page)
@@ -59,8 +76,28 @@ class WebBoard:
         app.router.add_get("/g/{game:\\d{1,12}}/gif", self.gif)
         app.router.add_get("/web/static/{name}", self.static)
         app.router.add_get("/web/piece/{letter}.svg", self.piece)
+        app.router.add_get("/web/font/{script:thai|khmer}.ttf", self.font)
+        app.middlewares.append(self._slow_down)
+        app.middlewares.append(self._liff_entry)
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._stop)
+
+    @web.middleware
+    async def _slow_down(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """An address asking the board's HTTP routes too often is told to wait (429), not served."""
+        limited = request.path.startswith("/g/") and not request.path.endswith("/ws")
+        if limited and not self.user_bucket(("address", request.remote), HTTP_BURST, HTTP_RATE).take():
+            return web.json_response({"error": "slow_down"}, status=429, headers={"Retry-After": "1"})
+        return await handler(request)
+
+    @web.middleware
+    async def _liff_entry(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """LIFF opens the endpoint URL (``PUBLIC_BASE_URL/``) with ``?liff.state=/g/GAME`` first."""
+        if (request.method == "GET" and request.path == "/" and "liff.state" in request.query
+                and self.settings.liff_id):
+            return web.Response(text=liff_entry_page(self.settings.liff_id), content_type="text/html",
+                                charset="utf-8", headers={"Cache-Control": "no-store"})
+        return await handler(request)
 
     async def _start(self, app: web.Application) -> None:
         self.hub.start()
@@ -78,14 +115,14 @@ class WebBoard:
             return await self.liff.verify(id_token, self.clock.now().timestamp())
         raise BadToken("no token")
 
-    def user_bucket(self, bearer: Bearer) -> Bucket:
-        """The rate of a signed-in user over all their sockets."""
-        bucket = self._users.get(bearer)
+    def user_bucket(self, who: object, burst: float = BURST, rate: float = RATE) -> Bucket:
+        """The rate of a signed-in user over all their sockets (or of an address's requests)."""
+        bucket = self._users.get(who)
         if bucket is None:
-            bucket = self._users[bearer] = Bucket()
+            bucket = self._users[who] = Bucket(burst, rate)
             while len(self._users) > USERS_KEPT:
                 self._users.popitem(last=False)
-        self._users.move_to_end(bearer)
+        self._users.move_to_end(who)
         return bucket
 
     def owed(self, platform: str) -> None:
@@ -103,8 +140,9 @@ class WebBoard:
         if record is None:
             return web.Response(status=404, text=not_found_page(self.games.catalog, self.settings.language),
                                 content_type="text/html", charset="utf-8")
-        return web.Response(text=page(self.games.catalog, record, self.settings), content_type="text/html",
-                            charset="utf-8", headers={"Cache-Control": "no-store"})
+        state = await self.hub.state_for(record.game.id, None, record)
+        return web.Response(text=page(self.games.catalog, record, self.settings, state), content_type="text/html",
+                            charset="utf-8", headers=PAGE_HEADERS)
 
     async def state(self, request: web.Request) -> web.Response:
         game_id = int(request.match_info["game"])
@@ -147,10 +185,15 @@ class WebBoard:
         record = await self.games.game_record(int(request.match_info["game"]))
         if record is None or record.game.status in ("active", "challenge"):
             raise web.HTTPNotFound()
-        coords = record.settings.coordinates or ("thai" if record.language == "th" else "latin")
-        gif = await self.games.replay_gif(record.game, coords=coords)
+        gif = self._gifs.get(record.game.id)
         if gif is None:
-            raise web.HTTPNotFound()
+            coords = record.settings.coordinates or ("thai" if record.language == "th" else "latin")
+            gif = await self.games.replay_gif(record.game, coords=coords)
+            if gif is None:
+                raise web.HTTPNotFound()
+            self._gifs[record.game.id] = gif
+            while len(self._gifs) > GIFS_KEPT:
+                self._gifs.popitem(last=False)
         return web.Response(body=gif, content_type="image/gif", headers={"Cache-Control": "max-age=86400"})
 
     async def static(self, request: web.Request) -> web.Response:
@@ -169,6 +212,30 @@ class WebBoard:
         if svg is None:
             raise web.HTTPNotFound()
         return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    async def font(self, request: web.Request) -> web.FileResponse:
+        """The renderers' Thai or Khmer font, for a browser whose system has none."""
+        from renderers.fonts import khmer_font_path, thai_font_path
+
+        path = thai_font_path() if request.match_info["script"] == "thai" else khmer_font_path()
+        return web.FileResponse(path, headers={"Content-Type": "font/ttf", "Cache-Control": "max-age=604800"})
+
+
+DEFAULT_PORT = 8080  # the Discord process's board when PUBLIC_BASE_URL is set and no --web PORT
+
+
+def drain_soon(outbox: Outbox | None, platform: str) -> Owed:
+    """An ``owed`` for a door whose outbox delivers ``platform``'s notices: a move made on the
+    board is announced in the chat now rather than at the scheduler's next round."""
+    tasks: set[asyncio.Task[int]] = set()
+
+    def owed(owed_platform: str) -> None:
+        if outbox is None or owed_platform != platform:
+            return  # another door's chat: its own scheduler delivers it
+        task = asyncio.create_task(outbox.drain(), name=f"web-owed-{platform}")
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    return owed
 
 
 @asynccontextmanager

@@ -37,14 +37,20 @@ CLOSE_AFTER = 200  # messages refused for their rate: the client is broken or ho
 
 @dataclass
 class Bucket:
-    """A token bucket: ``take`` is false while the sender is over its rate."""
+    """A token bucket: ``take`` is false while the sender is over its rate (``burst`` at once,
+    then ``rate`` a second)."""
 
+    burst: float = BURST
+    rate: float = RATE
     tokens: float = BURST
     at: float = field(default_factory=time.monotonic)
 
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
     def take(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens < 1:
             return False
@@ -66,6 +72,9 @@ class Socket:
     async def send(self, data: dict[str, Any]) -> None:
         if not self.ws.closed:
             await self.ws.send_json(data, dumps=_dumps)
+
+    async def close(self) -> None:
+        await self.ws.close(code=1001, message=b"going away")
 
     async def run(self) -> None:
         hub = self.board.hub
@@ -141,7 +150,7 @@ class Socket:
             return await self._error("game_over")  # the chat's open game is another one now
         game = record.game
         msg = Incoming(game.platform, game.channel, User(self.bearer.user_id, record.names[side]), text,
-                       community=game.community, event=f"web-{uuid.uuid4().hex}", shown=False)
+                       community=game.community, event=f"web-{uuid.uuid4().hex}", shown=False, pictures=False)
         replies = await self.board.games.handle(msg)
         for reply in replies:
             if reply.error:

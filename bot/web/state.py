@@ -14,6 +14,7 @@ from typing import Any
 from makruk.notation import THAI_DIGITS, THAI_FILES
 from storage.records import Game
 
+from ..i18n import Catalog
 from ..services.games.queries import GameRecord, MoveChoice
 from .tokens import Bearer
 
@@ -27,7 +28,15 @@ def clocks_of(game: Game, now: datetime) -> Clocks | None:
     return None
 
 
-def shared_state(record: GameRecord, *, watchers: int, now: datetime, base: str = "") -> dict[str, Any]:
+def status_line(record: GameRecord, catalog: Catalog) -> str:
+    """The chat's status line, or what the board says of a game that is not being played."""
+    if record.game.status in ("challenge", "aborted"):
+        return catalog.text(record.language, f"web.status.{record.game.status}")
+    return record.status
+
+
+def shared_state(record: GameRecord, *, watchers: int, now: datetime, base: str = "",
+                 catalog: Catalog | None = None) -> dict[str, Any]:
     """What every viewer of the game sees (``base``: the server's public address, for links)."""
     game, board = record.game, record.board
     finished = game.status not in ("active", "challenge")
@@ -48,7 +57,7 @@ def shared_state(record: GameRecord, *, watchers: int, now: datetime, base: str 
         "black": record.names["b"],
         "moves": [{"ply": m.ply, "uci": m.uci, "text": text} for m, text in zip(game.moves, record.moves,
                                                                                  strict=True)],
-        "statusText": record.status,
+        "statusText": status_line(record, catalog) if catalog is not None else record.status,
         "result": game.result,
         "reason": game.reason,
         "drawOffer": game.draw_offer,

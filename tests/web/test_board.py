@@ -173,3 +173,71 @@ async def test_a_finished_game_offers_its_replay_pgn_and_gif(site: Site) -> None
     assert state["links"]["pgn"] == f"http://board.test/g/{game_id}/pgn"
     pgn = await (await site.client.get(f"/g/{game_id}/pgn")).text()
     assert '[Result "1-0"]' in pgn
+
+
+async def test_draw_offer_and_accept_and_resign_from_two_pages(site: Site) -> None:
+    game_id = await site.new_game()
+    ann, bob = await signed_in(site, game_id, "ann"), await signed_in(site, game_id, "bob")
+    await ann.send_json({"type": "draw"})
+    offered = await next_of(bob, "state", drawOffer="w")
+    assert offered["may"]["accept"] and "ann" in offered["statusText"]
+    await bob.send_json({"type": "accept"})
+    over = await next_of(ann, "state", status="finished")
+    assert over["result"] == "1/2-1/2" and over["reason"] == "agreement" and over["legal"] == []
+    await ann.send_json({"type": "resign"})
+    assert (await next_of(ann, "error"))["code"] == "game_over"
+    await ann.close()
+    await bob.close()
+
+
+async def test_sittuyin_hands_and_drops_come_from_the_server(site: Site) -> None:
+    await site.chat.ok("ann", "new @bob white sittuyin", "bob")
+    game = (await site.chat.ok("bob", "accept"))[-1].game
+    assert game is not None
+    state = await (await site.client.get(f"/g/{game.id}/state",
+                                         headers={"Authorization": f"Bearer {site.token(game.id, 'ann')}"})).json()
+    assert state["variant"] == "sittuyin" and state["hands"]["w"]["R"] == 2 and state["hands"]["b"]["k"] == 1
+    drops = [m for m in state["legal"] if m["drop"] == "K"]
+    assert drops and all(m["from"] is None and m["uci"] == f"K@{m['to']}" for m in drops)
+    ws = await signed_in(site, game.id, "ann")
+    await ws.send_json({"type": "move", "move": drops[0]["uci"]})
+    after = await next_of(ws, "state", turn="b")
+    assert after["hands"]["w"].get("K") is None and after["moves"][0]["uci"] == drops[0]["uci"]
+    await ws.close()
+
+
+async def test_unknown_messages_get_a_localized_error(site: Site) -> None:
+    game_id = await site.new_game()
+    ws = await site.client.ws_connect(f"/g/{game_id}/ws")
+    await next_of(ws, "state")
+    for bad in ("not json", json.dumps([1]), json.dumps({"type": "castle"}), json.dumps({"type": "move"})):
+        await ws.send_str(bad)
+        error = await next_of(ws, "error")
+        assert error["code"] == "bad_message" and error["text"]
+    await ws.close()
+
+
+async def test_the_page_carries_a_watchers_state_and_no_markup_from_names(site: Site) -> None:
+    game_id = await site.new_game(white="ann", black="x</script><b>")
+    html = await (await site.client.get(f"/g/{game_id}")).text()
+    assert "</script><b>" not in html and "<b>" not in html
+    boot = html.split('<script id="boot" type="application/json">', 1)[1].split("</script>", 1)[0]
+    data = json.loads(boot)
+    assert data["game"] == game_id and data["state"]["black"] == "x</script><b>"
+    assert data["state"]["viewer"]["side"] is None and data["text"]["resign"] == "Resign"
+
+
+async def test_an_address_asking_too_often_is_told_to_wait(site: Site) -> None:
+    game_id = await site.new_game()
+    answers = [(await site.client.get(f"/g/{game_id}/state")).status for _ in range(80)]
+    assert answers[0] == 200 and 429 in answers
+    assert (await site.client.get("/web/static/board.css")).status == 200  # the page's files are not counted
+
+
+async def test_stopping_closes_the_sockets(site: Site) -> None:
+    game_id = await site.new_game()
+    ws = await site.client.ws_connect(f"/g/{game_id}/ws")
+    await next_of(ws, "state")
+    await site.board.hub.stop()
+    message = await asyncio.wait_for(ws.receive(), 2.0)
+    assert message.type.name == "CLOSE" and message.data == 1001

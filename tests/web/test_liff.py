@@ -109,6 +109,8 @@ async def test_a_line_player_signs_in_on_the_page_with_liff(db: Storage, clock: 
     async with TestClient(TestServer(app, host="127.0.0.1")) as client:
         html = await (await client.get(f"/g/{game.id}")).text()
         assert '"liff": "165-abc"' in html
+        entry = await client.get("/", params={"liff.state": f"/g/{game.id}"})  # LIFF's first stop
+        assert entry.status == 200 and 'liff.init({liffId:"165-abc"})' in await entry.text()
         ws = await client.ws_connect(f"/g/{game.id}/ws")
         await next_of(ws, "state")
         await ws.send_json({"type": "auth", "id_token": keys.id_token("Ueve", now)})  # not a player

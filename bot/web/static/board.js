@@ -1,6 +1,6 @@
 // The web board's page: a WebSocket that pushes the game's state, the player's taps and drags
 // as moves (only those the server listed as legal), resync after sleep or a lost network.
-import {buildBoard, clockText, el, parseFen, pieceImg, placePieces} from "./view.js";
+import {buildBoard, clockText, el, handsOf, parseFen, pieceImg, placePieces} from "./view.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const T = boot.text;
@@ -23,13 +23,15 @@ function takeCredentials() {
 async function liffCredentials() {
   // Inside LINE (LIFF): the user's ID token, which the server checks against LINE's keys.
   if (!boot.liff) return null;
-  if (!window.liff && /\bLine\//i.test(navigator.userAgent)) {
+  const viaLiff = /\bLine\//i.test(navigator.userAgent) || sessionStorage.getItem("makruk-liff");
+  if (!window.liff && viaLiff) {
     await new Promise((ok) => document.head.append(el("script", {
       src: "https://static.line-scdn.net/liff/edge/2/sdk.js", onload: ok, onerror: ok})));
   }
   if (!window.liff) return null;
   try {
     await window.liff.init({liffId: boot.liff});
+    if (window.liff.isLoggedIn && !window.liff.isLoggedIn()) { window.liff.login({redirectUri: location.href}); return null; }
     const idToken = window.liff.getIDToken && window.liff.getIDToken();
     return idToken ? {id_token: idToken} : null;
   } catch { return null; }
@@ -91,13 +93,14 @@ function render() {
   }
   tickClocks();
   $("[data-status]").textContent = s.statusText;
-  $("[data-watchers]").textContent = `👁 ${s.watchers}`;
+  $("[data-watchers]").textContent = `${T.watchers}: ${s.watchers}`;
   drawActions();
   drawMoves();
   drawReplay();
   const links = $("[data-links]");
   links.replaceChildren();
   if (s.links) links.append(el("a", {href: s.links.pgn, text: T.pgn}), el("a", {href: s.links.gif, text: T.gif}));
+  if (!performance.getEntriesByName("makruk-board").length) performance.mark("makruk-board");  // first render
 }
 
 function showPosition(fen, lastMove, check) {
@@ -215,12 +218,12 @@ boardEl.addEventListener("pointerdown", (event) => {
   const square = squareAt(event.clientX, event.clientY);
   if (!square || !state || !state.viewer.canMove || replayAt !== null || !movesFrom(square).length) return;
   const piece = boardEl.querySelector(`[data-square="${square}"] .pc`);
-  drag = {square, x: event.clientX, y: event.clientY, piece, ghost: null};
-  boardEl.setPointerCapture(event.pointerId);
+  drag = {square, x: event.clientX, y: event.clientY, piece, ghost: null, pointer: event.pointerId};
 });
 boardEl.addEventListener("pointermove", (event) => {
   if (!drag) return;
   if (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6 && drag.piece) {
+    boardEl.setPointerCapture(drag.pointer);  // a drag, not a tap: the board follows the pointer
     const size = drag.piece.getBoundingClientRect().width;
     drag.ghost = pieceImg(drag.piece.dataset.piece);
     drag.ghost.className = "pc ghost";
@@ -250,7 +253,6 @@ boardEl.addEventListener("pointerup", (event) => {
 let suppressClick = false;
 boardEl.addEventListener("click", (event) => {
   if (suppressClick) { suppressClick = false; return; }
-  // By the point, not event.target: the pointer capture a pressed piece takes makes the board the target.
   const square = squareAt(event.clientX, event.clientY);
   if (square) tapSquare(square);
 });
@@ -265,18 +267,21 @@ function drawReplay() {
   if (replayAt === null) replayAt = last;
   const go = (n) => { replayAt = Math.max(0, Math.min(last, n)); showReplay(); };
   root.replaceChildren(
-    el("button", {text: "⏮", title: T.first, "data-replay-to": "first", onclick: () => go(0)}),
-    el("button", {text: "◀", title: T.prev, "data-replay-to": "prev", onclick: () => go(replayAt - 1)}),
+    el("button", {text: "«", title: T.first, "data-replay-to": "first", onclick: () => go(0)}),
+    el("button", {text: "‹", title: T.prev, "data-replay-to": "prev", onclick: () => go(replayAt - 1)}),
     el("input", {type: "range", min: 0, max: last, value: replayAt,
                  oninput: (e) => go(Number(e.target.value))}),
-    el("button", {text: "▶", title: T.next, "data-replay-to": "next", onclick: () => go(replayAt + 1)}),
-    el("button", {text: "⏭", title: T.last, "data-replay-to": "last", onclick: () => go(last)}));
+    el("button", {text: "›", title: T.next, "data-replay-to": "next", onclick: () => go(replayAt + 1)}),
+    el("button", {text: "»", title: T.last, "data-replay-to": "last", onclick: () => go(last)}));
   showReplay();
 }
 
 function showReplay() {
   const n = replayAt;
   showPosition(state.positions[n], n > 0 ? state.moves[n - 1].uci : null, false);
+  const hands = handsOf(state.positions[n]), top = state.viewer.orientation === "w" ? "b" : "w";
+  drawHand($('[data-hand="top"]'), hands && hands[top], top);
+  drawHand($('[data-hand="bottom"]'), hands && hands[state.viewer.orientation], state.viewer.orientation);
   const slider = document.querySelector("[data-replay] input");
   if (slider) slider.value = n;
   for (const li of document.querySelectorAll("[data-moves] li")) li.classList.toggle("now", Number(li.dataset.ply) === n);
@@ -300,6 +305,13 @@ function resync() {
 document.addEventListener("visibilitychange", () => { if (!document.hidden) resync(); });
 window.addEventListener("online", resync);
 window.addEventListener("pageshow", (event) => { if (event.persisted) resync(); });
+
+// Chromium keeps the fallback boxes of text laid out before a web font came: lay the title out again.
+const relayTitle = () => { const h = $("h1"); h.textContent = h.textContent; };
+document.fonts.addEventListener("loadingdone", relayTitle);
+document.fonts.ready.then(relayTitle);
+
+if (boot.state) receive(boot.state);  // a watcher's view at once; the socket brings the player's
 
 (async () => {
   if (!credentials) credentials = await liffCredentials();

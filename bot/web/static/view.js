@@ -21,6 +21,18 @@ export function parseFen(fen) {
   return pieces;
 }
 
+export function handsOf(fen) {
+  // The pieces in hand (Sittuyin's deployment) by colour, from the FEN's [pocket]; null if none.
+  const pocket = /\[([^\]]*)\]/.exec(fen.split(" ")[0]);
+  if (!pocket || !pocket[1]) return null;
+  const hands = {w: {}, b: {}};
+  for (const c of pocket[1]) {
+    const side = c === c.toUpperCase() ? hands.w : hands.b;
+    side[c] = (side[c] || 0) + 1;
+  }
+  return hands;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -46,7 +58,7 @@ export function buildBoard(root, orientation, coords) {
     for (const file of files) {
       const name = file + rank;
       const dark = (FILES.indexOf(file) + rank) % 2 === 1;
-      const sq = el("div", {class: dark ? "sq" : "sq dark", "data-square": name});
+      const sq = el("div", {class: dark ? "sq dark" : "sq", "data-square": name});
       if (rank === ranks[7]) sq.append(el("span", {class: "fl", text: coords.files[FILES.indexOf(file)]}));
       if (file === files[0]) sq.append(el("span", {class: "rk", text: coords.ranks[rank - 1]}));
       root.append(sq);
