@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 import importlib
 import logging
+import secrets
 import sys
 from pathlib import Path
 
@@ -70,7 +71,7 @@ async def _default(settings: Settings, plugins: dict) -> int:
         wanted.append("line")
     if not wanted:
         return await _console(settings, argparse.Namespace(db=None, lang=None, json=False, images=None,
-                                                           metrics_port=None))
+                                                           metrics_port=None, web=None))
     if "line" in wanted and plugins["line"].missing_settings(settings):
         missing = ", ".join(plugins["line"].missing_settings(settings))
         print(f"makruk-bot: LINE needs {missing} too (set it in the environment or .env)", file=sys.stderr)
@@ -79,9 +80,16 @@ async def _default(settings: Settings, plugins: dict) -> int:
     parser = _parser(plugins)
     # One process, one app: both doors share the database pool, the engine and its workers.
     async with open_app(settings) as app:
-        runs = [plugins[name].run(app, settings, parser.parse_args([name])) for name in wanted]
+        runs = [plugins[name].run(app, settings, _door_args(parser, name, wanted)) for name in wanted]
         codes = await asyncio.gather(*runs)
     return max(codes)
+
+
+def _door_args(parser: argparse.ArgumentParser, name: str, wanted: list[str]) -> argparse.Namespace:
+    args = parser.parse_args([name])
+    if name == "discord" and "line" in wanted:
+        args.no_web = True  # LINE's server carries the web board: Discord starts none of its own
+    return args
 
 
 def _load_plugins() -> dict:
@@ -106,6 +114,10 @@ def _parser(plugins: dict) -> argparse.ArgumentParser:
     console.add_argument("--images", type=Path, help="save board images in this folder")
     console.add_argument("--metrics-port", type=int, metavar="PORT",
                          help="serve /healthz and /metrics on this port (docs/operations.md)")
+    console.add_argument("--web", type=int, metavar="PORT", help="serve the web board on this port; replies "
+                         "that start a game and the reply to 'board' link each player to it")
+    console.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                         help="address the web board listens on (default 127.0.0.1)")
     upgrade = commands.add_parser("migrate", help="create or upgrade the database's schema and say what was done")
     upgrade.add_argument("--db", help="database file or postgresql:// URL (default: DATABASE_URL, "
                          "else DATABASE_PATH or makruk.db)")
@@ -156,9 +168,23 @@ async def _console(settings: Settings, args) -> int:
     if sys.stdin.isatty() and not args.json:
         print("Makruk console chat. Type 'help', 'new bot' to play the bot, or 'NAME: text' to speak as NAME.")
     async with open_app(settings) as app, serving_metrics(app, args.metrics_port):
-        chat = ConsoleChat(app.games, as_json=args.json, images=args.images)
-        await chat.run(stdin_lines())
+        if args.web is None:
+            await ConsoleChat(app.games, as_json=args.json, images=args.images, settings=settings).run(stdin_lines())
+            return 0
+        from .web.server import serving_board
+
+        if not settings.web_secret:  # the players' links are signed with a key of this run's own
+            settings = dataclasses.replace(settings, web_secret=secrets.token_urlsafe(32))
+        base = (settings.public_base_url or f"http://{_host_for_links(args.web_host)}:{args.web}").rstrip("/")
+        chat = ConsoleChat(app.games, as_json=args.json, images=args.images, web=base, settings=settings)
+        async with serving_board(app.games, settings, app.games.clock, args.web, host=args.web_host, base=base,
+                                 owed=chat.deliver_soon):
+            await chat.run(stdin_lines())
     return 0
+
+
+def _host_for_links(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ SETTING_NAMES = (
     "DATABASE_PATH", "DATABASE_URL", "DATABASE_WAIT_SECONDS", "BOT_LANGUAGE", "LINE_LANGUAGE", "MOVE_SECONDS",
     "CHALLENGE_SECONDS",
     "DISCORD_TOKEN", "LINE_CHANNEL_SECRET", "LINE_CHANNEL_ACCESS_TOKEN", "PUBLIC_BASE_URL", "LINE_API_BASE_URL",
-    "FAIRY_STOCKFISH", "LOG_LEVEL", "LOG_FORMAT",
+    "FAIRY_STOCKFISH", "LOG_LEVEL", "LOG_FORMAT", "WEB_SECRET", "LIFF_ID", "LINE_LOGIN_CHANNEL_ID", "LINE_JWKS_URL",
 )
+LINE_JWKS_URL = "https://api.line.me/oauth2/v2.1/certs"  # LINE's keys for LIFF's ID tokens
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,10 @@ class Settings:
     fairy_stockfish: str | None = None
     log_level: str = "INFO"
     log_format: str = "text"  # json: one JSON object per line
+    web_secret: str | None = field(default=None, repr=False)  # signs the web board's links
+    liff_id: str | None = None  # the LIFF app that opens the web board in LINE
+    line_login_channel_id: str | None = None  # its LINE Login channel: the ID tokens' audience
+    line_jwks_url: str = LINE_JWKS_URL
 
     @property
     def database(self) -> str:
@@ -98,12 +103,16 @@ class Settings:
             fairy_stockfish=get("FAIRY_STOCKFISH"),
             log_level=(get("LOG_LEVEL") or "INFO").upper(),
             log_format=log_format(get("LOG_FORMAT")),
+            web_secret=get("WEB_SECRET"),
+            liff_id=get("LIFF_ID"),
+            line_login_channel_id=get("LINE_LOGIN_CHANNEL_ID"),
+            line_jwks_url=get("LINE_JWKS_URL") or LINE_JWKS_URL,
         )
 
     def secrets(self) -> tuple[str, ...]:
         """The values that must never be written to a log: the platform credentials and the
         database password (as written in DATABASE_URL, and decoded)."""
-        values = [self.discord_token, self.line_channel_secret, self.line_channel_access_token]
+        values = [self.discord_token, self.line_channel_secret, self.line_channel_access_token, self.web_secret]
         password = urlsplit(self.database_url).password if self.database_url else None
         if password:
             values += [password, unquote(password)]

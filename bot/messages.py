@@ -50,6 +50,9 @@ class Incoming:
     # The door can hand the message in again (LINE's inbox keeps it until it is finished): a
     # database that failed mid-message raises HandleAgain instead of an answer.
     redeliverable: bool = False
+    # False when the door shows the chat none of the answers (a move made on the web board):
+    # what the outbox keeps for the chat is due at once instead of after a grace.
+    shown: bool = True
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,12 @@ from .vector import Point, arc, ellipse, mirror, path
 Color = bool
 
 SUPERSAMPLE = 4  # drawn this many times larger, then reduced: smooth edges at any size
+# Line widths as shares of the sprite's side (floored on small sprites): the outline, and the
+# inner lines (a Stroke's ``width`` is relative to the outline).
+OUTLINE = 0.03
+INNER = 0.021
+SHADOW_ALPHA = 110
+SHADOW_BLUR = 0.02  # the shadow's box blur radius, a share of the sprite's side
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,15 +70,28 @@ def piece_sprite(kind: PieceType, color: Color, px: int) -> Image.Image:
     """An RGBA image ``px`` x ``px`` of the piece with a soft shadow, for one board square."""
     big = px * SUPERSAMPLE
     canvas = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    parts = piece_parts(kind, color)
+    _draw_shadow(canvas, kind)
+    outline = max(1.0, px * OUTLINE)
+    # Inner lines thin out on small sprites, or Black's light lines would grey the whole piece.
+    inner = max(0.55, min(outline * 0.7, px * INNER))
+    _draw_parts(canvas, parts, PIECE_COLORS[color], outline * SUPERSAMPLE, inner * SUPERSAMPLE)
+    return canvas.resize((px, px), Image.Resampling.LANCZOS)
+
+
+def piece_parts(kind: PieceType, color: Color) -> list[Part]:
+    """The shapes of one piece in drawing order, Black's mark included (also drawn as SVG by ``svg.py``)."""
     parts = SHAPES[kind]()
     if color == BLACK:
         parts = parts + BLACK_MARK.get(kind, _plinth_mark)()
-    _draw_shadow(canvas, kind)
-    outline = max(1.0, px * 0.03)
-    # Inner lines thin out on small sprites, or Black's light lines would grey the whole piece.
-    inner = max(0.55, min(outline * 0.7, px * 0.021))
-    _draw_parts(canvas, parts, PIECE_COLORS[color], outline * SUPERSAMPLE, inner * SUPERSAMPLE)
-    return canvas.resize((px, px), Image.Resampling.LANCZOS)
+    return parts
+
+
+def shadow_ellipse(kind: PieceType) -> tuple[float, float, float, float]:
+    """The centre and radii of the soft shadow under a piece, in unit coordinates."""
+    if kind in (PieceType.BIA, PieceType.BIA_NGAI):
+        return 0.52, 0.83, 0.27, 0.045
+    return 0.52, 0.905, 0.31, 0.045
 
 
 def _draw_parts(canvas: Image.Image, parts: list[Part], colors: Palette, outline: float, inner: float) -> None:
@@ -100,11 +119,9 @@ def _draw_parts(canvas: Image.Image, parts: list[Part], colors: Palette, outline
 
 def _draw_shadow(canvas: Image.Image, kind: PieceType) -> None:
     size = canvas.width
-    rx = 0.27 if kind in (PieceType.BIA, PieceType.BIA_NGAI) else 0.31
-    cy = 0.83 if kind in (PieceType.BIA, PieceType.BIA_NGAI) else 0.905
     shadow = Image.new("L", canvas.size, 0)
-    ImageDraw.Draw(shadow).polygon(_px(ellipse(0.52, cy, rx, 0.045), size), fill=110)
-    shadow = shadow.filter(ImageFilter.BoxBlur(size * 0.02))
+    ImageDraw.Draw(shadow).polygon(_px(ellipse(*shadow_ellipse(kind)), size), fill=SHADOW_ALPHA)
+    shadow = shadow.filter(ImageFilter.BoxBlur(size * SHADOW_BLUR))
     dark = Image.new("RGBA", canvas.size, (0, 0, 0, 255))
     dark.putalpha(shadow)
     canvas.alpha_composite(dark)

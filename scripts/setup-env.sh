@@ -16,6 +16,8 @@ PYTHON_STAMP="$VENV/.installed-$EXTRAS"
 # a server somewhere when DATABASE_URL names one).
 # A package added here is installed on the next run (as root with apt-get) or asked for.
 SYSTEM_PACKAGES=(fairy-stockfish libfribidi0 postgresql)
+# Chromium, which tests/browser drives with Playwright: only the tests' set-up installs it.
+[[ ",$EXTRAS," != *,test,* ]] || SYSTEM_PACKAGES+=(chromium)
 
 setup_main() {
     if [ -z "$(missing_system_packages)" ] && python_packages_ready; then

@@ -20,6 +20,8 @@ FORBIDDEN = {
     "bot/services": ("bot.adapters", "discord", "linebot", "aiohttp", *SERVING),
     "bot/puzzles": ("bot.adapters", "discord", "linebot", "aiohttp"),
     "bot/observability": ("bot.adapters", "discord", "linebot"),
+    # The web board is a door of its own: the other doors mount it, it never reaches into them.
+    "bot/web": ("bot.adapters", "discord", "linebot", "storage.sqlite", "storage.postgres"),
 }
 
 

@@ -23,7 +23,7 @@ from .puzzle_routes import keeper
 from .ratings import rating_updates
 from .registry import CommandGroup
 from .setup_auto import auto_drop
-from .table import ANSWER_GRACE, Notify, other, side_to_move
+from .table import Notify, other, side_to_move
 from .timing import turn_times
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ async def engine_turns(table: Table, ctx: Context, game: Game, board: Board, *, 
     move stands and the scheduler gives the engine its turn again (clock.py).
     """
     replies: list[Reply] = []
-    due = table.clock.now() + ANSWER_GRACE if inline else None
+    due = table.answer_due(ctx) if inline else None
     notify = Notify("bot_move", due)
     try:
         while True:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from makruk import Board
-from storage.records import Game
+from makruk import Board, Move
+from storage import NotFound
+from storage.records import ChannelSettings, Game
 
 from ...messages import GameView, Platform, User
+from ..notation import move_text
 from .table import side_to_move
 
 if TYPE_CHECKING:
@@ -87,3 +89,49 @@ def choices_of(table: Table, game: Game, board: Board) -> list[MoveChoice]:
                                       kind.name.lower()))
     table.keep_choices(game, tuple(choices))
     return choices
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as a door that shows it by its id (the web board) needs it: the game, its board
+    now, the players' names and user ids by colour, the chat's language and settings, the status
+    line, and every move written as the chat writes moves."""
+
+    game: Game
+    board: Board
+    names: dict[str, str]  # colour -> name as replies show it
+    user_ids: dict[str, str | None]  # colour -> the platform's user id (None: the engine, or empty)
+    language: str
+    settings: ChannelSettings
+    status: str
+    moves: tuple[str, ...]
+    positions: tuple[str, ...]  # the FEN before the first move and after each move
+
+
+async def game_record(table: Table, game_id: int) -> GameRecord | None:
+    """Game ``game_id`` as GameRecord describes it; None when there is no such game."""
+    try:
+        game = await table.storage.get_game(game_id)
+    except NotFound:
+        return None
+    settings = await table.storage.get_channel_settings(game.platform, game.channel)
+    language = settings.language or table.default_language(game.platform)
+    players = await table.players_of(game)
+    names = table.names(game, players)
+    user_ids: dict[str, str | None] = {}
+    for color in ("w", "b"):
+        seat = game.seat(color)
+        player = players.get(seat.player_id) if seat is not None and seat.player_id is not None else None
+        user_ids[color] = player.user_id if player is not None else None
+    board = table.board(game)
+    last = Move.from_uci(game.moves[-1].uci) if game.moves else None
+    status = table.present.game(language, game, board, names, "board", last=last, flip=False, settings=settings,
+                                actor=User("", "")).text
+    replay = Board(game.start_fen, variant=game.variant, promotion=game.promotion, perpetual=game.perpetual)
+    texts, positions = [], [replay.fen()]
+    for record in game.moves:
+        played = Move.from_uci(record.uci)
+        texts.append(move_text(language, replay, played, settings.notation))
+        replay.push(played)
+        positions.append(replay.fen())
+    return GameRecord(game, board, names, user_ids, language, settings, status, tuple(texts), tuple(positions))

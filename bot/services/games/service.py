@@ -14,6 +14,7 @@ runs the deadlines.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import random
@@ -64,7 +65,8 @@ from . import (
 )
 from .alarm import DeadlineWake
 from .context import Context
-from .queries import MoveChoice
+from .feed import ChangeFeed
+from .queries import GameRecord, MoveChoice
 from .registry import Registry
 from .table import Table
 
@@ -115,6 +117,11 @@ class GameService:
     @property
     def puzzles(self) -> PuzzleService | None:
         return self.table.puzzles
+
+    @property
+    def feed(self) -> ChangeFeed:
+        """Told of every game this process stores (game id, version): the web board listens."""
+        return self.table.feed
 
     # --- the entry point --------------------------------------------------------------
 
@@ -295,6 +302,19 @@ class GameService:
     async def move_choices(self, platform: Platform, channel: str, user: User, *,
                            fen: str | None = None) -> list[MoveChoice]:
         return await queries.move_choices(self.table, platform, channel, user, fen=fen)
+
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        """Game ``game_id`` as a door that shows it by its id needs it (the web board)."""
+        return await queries.game_record(self.table, game_id)
+
+    def choices(self, record: GameRecord) -> list[MoveChoice]:
+        """The legal moves of the position of ``record`` (whoever is to move)."""
+        return queries.choices_of(self.table, record.game, record.board)
+
+    async def replay_gif(self, game: Game, *, coords: str = "latin") -> bytes | None:
+        """The game as a looping GIF, drawn off the event loop (None without the renderers)."""
+        draw = functools.partial(self.table.present.replay, game, coords=coords)
+        return await asyncio.get_running_loop().run_in_executor(None, draw)
 
     async def turn_choices(self, platform: Platform, channel: str) -> list[MoveChoice]:
         return await queries.turn_choices(self.table, platform, channel)

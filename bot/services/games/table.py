@@ -44,6 +44,7 @@ from ..puzzles import PuzzleService
 from . import live
 from .alarm import Bell
 from .context import Context
+from .feed import ChangeFeed
 from .ratings import rating_updates
 
 T = TypeVar("T")
@@ -74,6 +75,7 @@ class Table:
         self._locks: weakref.WeakValueDictionary[tuple[Platform, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         self.bell = Bell()  # rung when a live game's deadline may have come sooner (alarm.py)
+        self.feed = ChangeFeed()  # told of every game this process stores (the web board listens)
 
     def sizes(self) -> dict[str, int]:
         """How many entries the in-memory tables hold (each has a bound; for tests and metrics)."""
@@ -110,7 +112,7 @@ class Table:
             self._boards.move_to_end(game.id)
             return cached[1].copy()
         board = self.replayed(game)
-        self.remember(game, board)
+        self._keep(game, board)
         return board.copy()
 
     @staticmethod
@@ -122,7 +124,12 @@ class Table:
         return board
 
     def remember(self, game: Game, board: Board) -> None:
-        """Keeps the board of an open game for its next message; forgets a finished one."""
+        """After ``game`` was stored: keeps the board of an open game for its next message
+        (forgets a finished one) and tells the change feed."""
+        self._keep(game, board)
+        self.feed.publish(game.id, game.version)
+
+    def _keep(self, game: Game, board: Board) -> None:
         if not game.is_open:
             self._boards.pop(game.id, None)
             return
@@ -302,7 +309,12 @@ class Table:
         next answer (None for the clock's own changes, which notify themselves)."""
         if ctx.msg.event is None:
             return None
-        return Notify("answer", self.clock.now() + ANSWER_GRACE, push=ctx.settings.push_notices is not False)
+        return Notify("answer", self.answer_due(ctx), push=ctx.settings.push_notices is not False)
+
+    def answer_due(self, ctx: Context) -> datetime | None:
+        """When the outbox sends an answer kept for a message: after a grace while its door
+        shows it, at once when the door shows the chat nothing (``Incoming.shown``: the web board)."""
+        return self.clock.now() + ANSWER_GRACE if ctx.msg.shown else None
 
     def answers(self, ctx: Context, replies: Sequence[Reply]) -> tuple[list[NewNotice], list[Reply]]:
         """Outbox rows holding ``replies``, the answer to a person's message, to store with the
@@ -332,7 +344,9 @@ class Table:
     async def update(self, ctx: Context, game: Game, changes: GameChanges, reply: Reply) -> tuple[Game, Reply]:
         """Stores ``changes`` with ``reply``, their answer, kept in the outbox."""
         notices, (reply,) = self.answers(ctx, [reply])
-        return await self.storage.update_game(game.id, game.version, changes, notices=notices), reply
+        game = await self.storage.update_game(game.id, game.version, changes, notices=notices)
+        self.feed.publish(game.id, game.version)
+        return game, reply
 
     # --- the outbox -------------------------------------------------------------------
 

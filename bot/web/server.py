@@ -1,0 +1,255 @@
+"""The web board's routes on an aiohttp app, and the server the Discord and console doors start.
+
+    GET /g/{game}            the page (404 page: no such game)
+    GET /g/{game}/state      the state JSON (``Authorization: Bearer TOKEN``: a player's; 401 if bad)
+    GET /g/{game}/ws         the WebSocket (socket.py)
+    GET /g/{game}/pgn        a finished game's PGN;  GET /g/{game}/gif  its replay
+    GET /web/static/{name}   the page's scripts and style;  GET /web/piece/{letter}.svg  a piece
+    GET /web/font/thai.ttf, /web/font/khmer.ttf   fonts for a browser without them
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from ..clock import Clock
+from ..config import Settings
+from ..pgn import export_pgn
+from ..services.games import GameService
+from ..services.outbox import Outbox
+from .hub import Hub
+from .liff import LiffVerifier
+from .page import liff_entry_page, not_found_page, page
+from .pieces import piece_svg
+from .socket import BURST, RATE, Bucket, Socket
+from .tokens import BadToken, Bearer, read_token
+
+log = logging.getLogger(__name__)
+
+STATIC = resources.files(__package__) / "static"
+# The page runs only its own scripts (and LINE's LIFF SDK); it talks to this server and, through
+# the SDK, to LINE.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' https://static.line-scdn.net; "
+                               "connect-src 'self' ws: wss: https:; img-src 'self' data: https:; style-src 'self'; "
+                               "font-src 'self'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
+USERS_KEPT = 4096  # rate buckets of signed-in users (and of addresses, for plain requests) kept
+HTTP_BURST, HTTP_RATE = 60.0, 20.0  # an address's requests to /g/... at once, then a second
+GIFS_KEPT = 16  # replays of finished games kept (they never change, and take a while to draw)
+Owed = Callable[[str], None]  # a door's "push the outbox of this platform soon"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class WebBoard:
+    """The board's parts for one running app: the hub, the sign-ins, the routes."""
+
+    def __init__(self, games: GameService, settings: Settings, clock: Clock, *, base: str = "",
+                 owed: Owed | None = None) -> None:
+        self.games = games
+        self.settings = settings
+        self.clock = clock
+        self.hub = Hub(games, clock, base=base)
+        self._owed = owed
+        self.liff = (LiffVerifier(settings.line_login_channel_id, settings.line_jwks_url)
+                     if settings.line_login_channel_id else None)
+        self._users: OrderedDict[object, Bucket] = OrderedDict()
+        self._gifs: OrderedDict[int, bytes] = OrderedDict()
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/g/{game:\\d{1,12}}", self.page)
+        app.router.add_get("/g/{game:\\d{1,12}}/state", self.state)
+        app.router.add_get("/g/{game:\\d{1,12}}/ws", self.socket)
+        app.router.add_get("/g/{game:\\d{1,12}}/pgn", self.pgn)
+        app.router.add_get("/g/{game:\\d{1,12}}/gif", self.gif)
+        app.router.add_get("/web/static/{name}", self.static)
+        app.router.add_get("/web/piece/{letter}.svg", self.piece)
+        app.router.add_get("/web/font/{script:thai|khmer}.ttf", self.font)
+        app.middlewares.append(self._slow_down)
+        app.middlewares.append(self._liff_entry)
+        app.on_startup.append(self._start)
+        app.on_shutdown.append(self._stop)
+
+    @web.middleware
+    async def _slow_down(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """An address asking the board's HTTP routes too often is told to wait (429), not served."""
+        limited = request.path.startswith("/g/") and not request.path.endswith("/ws")
+        if limited and not self.user_bucket(("address", request.remote), HTTP_BURST, HTTP_RATE).take():
+            return web.json_response({"error": "slow_down"}, status=429, headers={"Retry-After": "1"})
+        return await handler(request)
+
+    @web.middleware
+    async def _liff_entry(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """LIFF opens the endpoint URL (``PUBLIC_BASE_URL/``) with ``?liff.state=/g/GAME`` first."""
+        if (request.method == "GET" and request.path == "/" and "liff.state" in request.query
+                and self.settings.liff_id):
+            return web.Response(text=liff_entry_page(self.settings.liff_id), content_type="text/html",
+                                charset="utf-8", headers={"Cache-Control": "no-store"})
+        return await handler(request)
+
+    async def _start(self, app: web.Application) -> None:
+        self.hub.start()
+
+    async def _stop(self, app: web.Application) -> None:
+        await self.hub.stop()
+
+    # --- for the sockets ----------------------------------------------------------------
+
+    async def authenticate(self, game_id: int, token: Any, id_token: Any) -> Bearer:
+        """Who a sign-in names: a link's token, or a LIFF ID token; BadToken otherwise."""
+        if isinstance(token, str):
+            return read_token(self.settings.web_secret or "", token, game_id, self.clock.now())
+        if isinstance(id_token, str) and self.liff is not None:
+            return await self.liff.verify(id_token, self.clock.now().timestamp())
+        raise BadToken("no token")
+
+    def user_bucket(self, who: object, burst: float = BURST, rate: float = RATE) -> Bucket:
+        """The rate of a signed-in user over all their sockets (or of an address's requests)."""
+        bucket = self._users.get(who)
+        if bucket is None:
+            bucket = self._users[who] = Bucket(burst, rate)
+            while len(self._users) > USERS_KEPT:
+                self._users.popitem(last=False)
+        self._users.move_to_end(who)
+        return bucket
+
+    def owed(self, platform: str) -> None:
+        if self._owed is not None:
+            self._owed(platform)
+
+    async def language_of(self, game_id: int) -> str:
+        record = await self.games.game_record(game_id)
+        return record.language if record is not None else self.settings.language
+
+    # --- routes -------------------------------------------------------------------------
+
+    async def page(self, request: web.Request) -> web.Response:
+        record = await self.games.game_record(int(request.match_info["game"]))
+        if record is None:
+            return web.Response(status=404, text=not_found_page(self.games.catalog, self.settings.language),
+                                content_type="text/html", charset="utf-8")
+        state = await self.hub.state_for(record.game.id, None, record)
+        return web.Response(text=page(self.games.catalog, record, self.settings, state), content_type="text/html",
+                            charset="utf-8", headers=PAGE_HEADERS)
+
+    async def state(self, request: web.Request) -> web.Response:
+        game_id = int(request.match_info["game"])
+        bearer = None
+        header = request.headers.get("Authorization", "")
+        if header:
+            scheme, _, token = header.partition(" ")
+            try:
+                if scheme.lower() != "bearer":
+                    raise BadToken("not a bearer token")
+                bearer = await self.authenticate(game_id, token.strip(), None)
+            except BadToken:
+                return web.json_response({"error": "auth"}, status=401)
+        state = await self.hub.state_for(game_id, bearer)
+        if state is None:
+            return web.json_response({"error": "not_found"}, status=404)
+        return web.json_response(state, headers={"Cache-Control": "no-store"})
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        game_id = int(request.match_info["game"])
+        if await self.games.game_record(game_id) is None:
+            return web.json_response({"error": "not_found"}, status=404)
+        ws = web.WebSocketResponse(heartbeat=25.0, max_msg_size=64 * 1024)
+        await ws.prepare(request)
+        await Socket(self, game_id, ws).run()
+        return ws
+
+    async def pgn(self, request: web.Request) -> web.Response:
+        record = await self.games.game_record(int(request.match_info["game"]))
+        if record is None:
+            raise web.HTTPNotFound()
+        game = record.game
+        text = export_pgn(start_fen=game.start_fen, moves=[m.uci for m in game.moves], white=record.names["w"],
+                          black=record.names["b"], result=game.result, date=game.created, promotion=game.promotion,
+                          variant=game.variant)
+        return web.Response(text=text, content_type="application/x-chess-pgn", charset="utf-8",
+                            headers={"Content-Disposition": f'inline; filename="makruk-{game.id}.pgn"'})
+
+    async def gif(self, request: web.Request) -> web.Response:
+        record = await self.games.game_record(int(request.match_info["game"]))
+        if record is None or record.game.status in ("active", "challenge"):
+            raise web.HTTPNotFound()
+        gif = self._gifs.get(record.game.id)
+        if gif is None:
+            coords = record.settings.coordinates or ("thai" if record.language == "th" else "latin")
+            gif = await self.games.replay_gif(record.game, coords=coords)
+            if gif is None:
+                raise web.HTTPNotFound()
+            self._gifs[record.game.id] = gif
+            while len(self._gifs) > GIFS_KEPT:
+                self._gifs.popitem(last=False)
+        return web.Response(body=gif, content_type="image/gif", headers={"Cache-Control": "max-age=86400"})
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        suffix = name[name.rfind("."):] if "." in name else ""
+        if suffix not in STATIC_TYPES or "/" in name or name.startswith("."):
+            raise web.HTTPNotFound()
+        item = STATIC / name
+        if not item.is_file():
+            raise web.HTTPNotFound()
+        return web.Response(text=item.read_text("utf-8"), content_type=STATIC_TYPES[suffix], charset="utf-8",
+                            headers={"Cache-Control": "max-age=300"})
+
+    async def piece(self, request: web.Request) -> web.Response:
+        svg = piece_svg(request.match_info["letter"])
+        if svg is None:
+            raise web.HTTPNotFound()
+        return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    async def font(self, request: web.Request) -> web.FileResponse:
+        """The renderers' Thai or Khmer font, for a browser whose system has none."""
+        from renderers.fonts import khmer_font_path, thai_font_path
+
+        path = thai_font_path() if request.match_info["script"] == "thai" else khmer_font_path()
+        return web.FileResponse(path, headers={"Content-Type": "font/ttf", "Cache-Control": "max-age=604800"})
+
+
+DEFAULT_PORT = 8080  # the Discord process's board when PUBLIC_BASE_URL is set and no --web PORT
+
+
+def drain_soon(outbox: Outbox | None, platform: str) -> Owed:
+    """An ``owed`` for a door whose outbox delivers ``platform``'s notices: a move made on the
+    board is announced in the chat now rather than at the scheduler's next round."""
+    tasks: set[asyncio.Task[int]] = set()
+
+    def owed(owed_platform: str) -> None:
+        if outbox is None or owed_platform != platform:
+            return  # another door's chat: its own scheduler delivers it
+        task = asyncio.create_task(outbox.drain(), name=f"web-owed-{platform}")
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    return owed
+
+
+@asynccontextmanager
+async def serving_board(games: GameService, settings: Settings, clock: Clock, port: int, *, host: str = "0.0.0.0",
+                        base: str | None = None, owed: Owed | None = None) -> AsyncIterator[WebBoard]:
+    """Serves the web board on ``host:port`` while the block runs (the Discord and console doors)."""
+    board = WebBoard(games, settings, clock, base=(base or settings.public_base_url or "").rstrip("/"), owed=owed)
+    app = web.Application(client_max_size=64 * 1024)
+    board.add_routes(app)
+    runner = web.AppRunner(app, access_log=None)  # tokens travel in fragments, but no access log at all
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    log.info("the web board is on %s:%d", host, port)
+    try:
+        yield board
+    finally:
+        await runner.cleanup()
