@@ -36,6 +36,7 @@ async def test_each_presser_gets_a_private_link_of_their_own(bot, discord_api, s
         (answer,) = [s for s in api.sent if LINK.search(s.text)]
         assert answer.ephemeral, "a signed link is for the presser's eyes only"
         link = LINK.search(answer.text)
+        assert link is not None
         assert int(link["game"]) == game.id
         bearer = read_token(SECRET, link["token"], game.id, clock.now())
         assert (bearer.platform, bearer.user_id) == ("discord", str(person.id))
