@@ -80,7 +80,9 @@ async def _default(settings: Settings, plugins: dict) -> int:
     parser = _parser(plugins)
     # One process, one app: both doors share the database pool, the engine and its workers.
     async with open_app(settings) as app:
-        runs = [plugins[name].run(app, settings, parser.parse_args([name])) for name in wanted]
+        # With LINE here too, its server carries the web board: Discord starts none of its own.
+        runs = [plugins[name].run(app, settings, parser.parse_args(
+            [name, "--no-web"] if name == "discord" and "line" in wanted else [name])) for name in wanted]
         codes = await asyncio.gather(*runs)
     return max(codes)
 

@@ -68,7 +68,7 @@ class ConsoleChat:
     def deliver_soon(self, platform: str = "console") -> None:
         """The web board stored a move whose answer the chat is owed: the outbox shows it now,
         not at the scheduler's next round."""
-        if self._outbox is not None:
+        if self._outbox is not None and platform == "console":
             task = asyncio.create_task(self._outbox.drain())
             self._draining.add(task)
             task.add_done_callback(self._draining.discard)

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -22,6 +23,7 @@ from ..clock import Clock
 from ..config import Settings
 from ..pgn import export_pgn
 from ..services.games import GameService
+from ..services.outbox import Outbox
 from .hub import Hub
 from .liff import LiffVerifier
 from .page import not_found_page, page
@@ -169,6 +171,23 @@ class WebBoard:
         if svg is None:
             raise web.HTTPNotFound()
         return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
+DEFAULT_PORT = 8080  # the Discord process's board when PUBLIC_BASE_URL is set and no --web PORT
+
+
+def drain_soon(outbox: Outbox | None, platform: str) -> Owed:
+    """An ``owed`` for a door whose outbox delivers ``platform``'s notices: a move made on the
+    board is announced in the chat now rather than at the scheduler's next round."""
+    tasks: set[asyncio.Task[int]] = set()
+
+    def owed(owed_platform: str) -> None:
+        if outbox is None or owed_platform != platform:
+            return  # another door's chat: its own scheduler delivers it
+        task = asyncio.create_task(outbox.drain(), name=f"web-owed-{platform}")
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    return owed
 
 
 @asynccontextmanager

@@ -18,6 +18,7 @@ import discord
 from ...app import App, configure_logging, open_app
 from ...config import Settings
 from ...observability.serving import serving_metrics
+from ...web.server import DEFAULT_PORT, drain_soon, serving_board
 from .client import MakrukBot, command_payload
 
 
@@ -34,6 +35,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--shard-count", type=int, metavar="N", help="how many shards the bot has in all")
     parser.add_argument("--metrics-port", type=int, metavar="PORT",
                         help="serve /healthz and /metrics on this port (docs/operations.md)")
+    parser.add_argument("--web", type=int, metavar="PORT",
+                        help=f"serve the web board on this port (default {DEFAULT_PORT} when PUBLIC_BASE_URL is set)")
+    parser.add_argument("--no-web", action="store_true", help="serve no web board (another door serves it)")
 
 
 def shard_ids(text: str) -> list[int]:
@@ -90,8 +94,23 @@ async def run(app: App, settings: Settings, args: argparse.Namespace) -> int:
     assert settings.discord_token is not None
     async with MakrukBot(app.games, settings, shard_ids=getattr(args, "shard_ids", None),
                          shard_count=getattr(args, "shard_count", None)) as bot:
-        await bot.start(settings.discord_token)
+        port = web_port(settings, args)
+        if port is None:
+            await bot.start(settings.discord_token)
+        else:
+            async with serving_board(app.games, settings, app.games.clock, port,
+                                     owed=drain_soon(bot.door.outbox, "discord")):
+                await bot.start(settings.discord_token)
     return 0
+
+
+def web_port(settings: Settings, args: argparse.Namespace) -> int | None:
+    """Where the Discord process serves the web board: ``--web PORT``, else DEFAULT_PORT when
+    PUBLIC_BASE_URL is set; None with ``--no-web`` (the LINE door of the process serves it)."""
+    if getattr(args, "no_web", False):
+        return None
+    port: int | None = getattr(args, "web", None)
+    return port if port is not None else DEFAULT_PORT if settings.public_base_url else None
 
 
 async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:

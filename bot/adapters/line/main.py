@@ -29,6 +29,7 @@ from ...config import Settings
 from ...scheduler import Scheduler
 from ...services.claims import new_holder
 from ...web.links import liff_link
+from ...web.server import WebBoard
 from .api import MessagingCalls
 from .handler import LineHandler
 from .images import ImageStore
@@ -162,6 +163,9 @@ class LineDoor:
         self.inbox = Inbox(self.app.storage, self.handler.handle, holder=new_holder(), clock=self.app.games.clock)
         self.webhook = Webhook(access.channel_secret, self.inbox, self.handler.chat_of, metrics=self.app.metrics)
         self.web_app = create_app(self.webhook, self.images, self.app)
+        # The web board (/g/GAME) on the same server; a move made there is pushed to LINE now.
+        WebBoard(self.app.games, settings, self.app.games.clock, base=access.public_base_url.rstrip("/"),
+                 owed=lambda platform: self.push_soon() if platform == "line" else None).add_routes(self.web_app)
         # The games' clock, the daily puzzles and the outbox, LINE's only; then our own chores.
         self.scheduler = Scheduler([self._wake_inbox, *self.app.jobs("line", self.outbox), self._housekeeping],
                                    interval=self._interval)
