@@ -33,7 +33,9 @@ async def play_a_session(api: FakeDiscord) -> set[str]:
 async def test_a_fresh_bot_dispatches_every_custom_id_the_adapter_sends(bot, discord_api, service, settings):
     sent_ids = await play_a_session(discord_api)
     assert {"makruk:btn:accept", "makruk:pick:piece", "makruk:dest:b1", "makruk:btn:resign"} <= sent_ids
+    assert not any(i.startswith("makruk:web:") for i in sent_ids)  # no web board without PUBLIC_BASE_URL
     every_id = sent_ids | {f"makruk:btn:{c}" for c in BUTTON_STYLES} | {f"makruk:dest:{s}" for s in SQUARE_NAMES}
+    every_id |= {"makruk:web:1", "makruk:web:123456789"}
     async with offline_bot(service, settings) as fresh:
         patterns = registered_patterns(fresh)
         assert {p.pattern for p in patterns} == {item.__discord_ui_compiled_template__.pattern

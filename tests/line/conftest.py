@@ -30,7 +30,7 @@ async def fake_line():
 
 @pytest.fixture
 def settings_for(tmp_path, fake_line):
-    def make(port: int) -> Settings:
+    def make(port: int, **more: object) -> Settings:
         return Settings(
             database_path=tmp_path / "line.db",
             line_channel_secret=SECRET,
@@ -38,15 +38,22 @@ def settings_for(tmp_path, fake_line):
             public_base_url=f"http://127.0.0.1:{port}",
             line_api_base_url=fake_line.url,
             line_language="th",
+            **more,  # type: ignore[arg-type]
         )
     return make
 
 
 @pytest.fixture
-async def line(settings_for, fake_line, clock):
+def line_settings() -> dict[str, object]:
+    """Settings a test module adds to the door's (override the fixture)."""
+    return {}
+
+
+@pytest.fixture
+async def line(settings_for, fake_line, clock, line_settings):
     sock = free_socket()
     port = sock.getsockname()[1]
-    settings = settings_for(port)
+    settings = settings_for(port, **line_settings)
     async with (open_app(settings, clock=clock, engine=RandomMover(seed=1)) as app,
                 LineDoor(settings, app, scheduler_interval=3600) as door):
         await door.listen(sock=sock)

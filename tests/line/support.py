@@ -224,6 +224,9 @@ def _check_messages(messages) -> str | None:
         quick = (message.get("quickReply") or {}).get("items", [])
         if len(quick) > 13 or any(len(i["action"]["label"]) > 20 for i in quick):
             return "invalid quick reply"
+        if any(i["action"]["type"] == "uri" and not i["action"]["uri"].startswith(("https://", "line://"))
+               for i in quick):
+            return "invalid uri action"
         if message["type"] == "text" and not 0 < len(message["text"]) <= 5000:
             return "invalid text"
         if message["type"] == "imagemap":

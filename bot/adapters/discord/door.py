@@ -34,6 +34,8 @@ from ...i18n import Catalog, normalize_language
 from ...messages import GameView, Incoming, Notice, Reply, User
 from ...services.games import GameService, MoveChoice
 from ...services.outbox import DeliveryError
+from ...web.links import player_link
+from ...web.tokens import TOKEN_LIFETIME
 from .permissions import is_server_setting, may_manage
 from .render import Outgoing, Renderer
 from .sinks import MessageSink, Responder, Sink
@@ -58,7 +60,7 @@ class Door:
         self._games = games
         self.catalog = catalog
         self.settings = settings
-        self.render = Renderer(catalog)
+        self.render = Renderer(catalog, web_board=bool(settings.public_base_url and settings.web_secret))
         self.threads = GameThreads(bot)
         # What the service owes Discord's chats, posted through ``send`` (the scheduler drains it).
         self.outbox = games.outbox(PLATFORM, self.send) if games is not None else None
@@ -111,6 +113,15 @@ class Door:
         await self.deliver(responder, replies, private=command in LOOK_COMMANDS)
         if command in ("accept", "decline") and not any(r.error for r in replies):
             await self._clear_components(responder)  # the challenge is answered: its buttons are spent
+
+    async def web_board(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Board button: a link to the game's web board signed for the presser, shown to
+        them alone. The page decides what they may do there (a player moves, anyone else watches)."""
+        language = normalize_language(str(interaction.locale)) or self.settings.language
+        link = player_link(self.settings, game_id, PLATFORM, str(interaction.user.id), self.games.clock.now())
+        hours = int(TOKEN_LIFETIME.total_seconds() // 3600)
+        await Responder.of(interaction).send(
+            self.render.note(language, "discord.web.link", game=game_id, link=link, hours=hours), private=True)
 
     async def pick(self, interaction: discord.Interaction, square: str) -> None:
         """Tap-to-move, first step: the service checks the pick; the player alone sees where it may go."""

@@ -58,8 +58,9 @@ class Outgoing:
 
 
 class Renderer:
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, *, web_board: bool = False) -> None:
         self.catalog = catalog
+        self.web_board = web_board  # the bot serves the games' web boards (PUBLIC_BASE_URL and WEB_SECRET)
 
     def t(self, language: str, key: str, **fields: object) -> str:
         return self.catalog.text(language, key, **fields)
@@ -128,4 +129,6 @@ class Renderer:
         if reply.board is not None and reply.game is not None and reply.game.status == "active":
             actions.append(("flip", self.t(language, "discord.button.flip")))
         items += views.action_buttons(actions)
+        if self.web_board and reply.game is not None and reply.game.status != "challenge" and not reply.private:
+            items.append(views.WebBoardButton(reply.game.id, self.t(language, "discord.button.web")))
         return items

@@ -8,6 +8,7 @@ keep working:
     makruk:btn:<command>    a button that sends ``<command>`` (resign, draw, flip, count, accept, ...)
     makruk:pick:piece       the select of the pieces that can move (value: the piece's square)
     makruk:dest:<square>    the select of where the piece on <square> may go (value: the move in UCI)
+    makruk:web:<game>       the game's web board: a link for the presser alone (see Door.web_board)
 
 Views are only containers for sending: they are stopped before they are sent, so discord.py
 keeps no per-message state (whose timeout would unregister the dynamic items).
@@ -55,6 +56,8 @@ PieceLabel = Callable[[str, int, Sequence["MoveChoice"]], tuple[str, str]]
 BUTTON_ID = re.compile(rf"makruk:btn:(?P<command>{'|'.join(BUTTON_STYLES)})")
 PIECE_ID = re.compile(r"makruk:pick:piece")
 DEST_ID = re.compile(r"makruk:dest:(?P<square>[a-h][1-8])")
+WEB_ID = re.compile(r"makruk:web:(?P<game>\d{1,18})")
+WEB_ROW = 3  # below the action buttons
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_ID):
@@ -107,7 +110,26 @@ class DestSelect(discord.ui.DynamicItem[discord.ui.Select], template=DEST_ID):
         await door.guarded(interaction, door.play(interaction, self.item.values[0]))
 
 
-DYNAMIC_ITEMS = (ActionButton, PieceSelect, DestSelect)
+class WebBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=WEB_ID):
+    """Opens the game's web board: each presser gets a link of their own, signed for them."""
+
+    def __init__(self, game_id: int, label: str) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary,
+                                           custom_id=f"makruk:web:{game_id}"), row=WEB_ROW)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> WebBoardButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["game"]), label or "web")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        door = _door(interaction)
+        await door.guarded(interaction, door.web_board(interaction, self.game_id))
+
+
+DYNAMIC_ITEMS = (ActionButton, PieceSelect, DestSelect, WebBoardButton)
 
 
 @runtime_checkable

@@ -28,6 +28,7 @@ from ...app import App, configure_logging, open_app
 from ...config import Settings
 from ...scheduler import Scheduler
 from ...services.claims import new_holder
+from ...web.links import liff_link
 from ...web.server import WebBoard
 from .api import MessagingCalls
 from .handler import LineHandler
@@ -151,7 +152,8 @@ class LineDoor:
         self.images = ImageStore(_image_dir(settings), access.public_base_url, access.channel_secret)
         catalog = self.app.games.catalog
         self.profiles = Profiles(self.api)
-        self.composer = Composer(self.app.games, self.images, catalog)
+        self.composer = Composer(self.app.games, self.images, catalog,
+                                 board_link=lambda game_id: liff_link(settings, game_id))
         self.calls = MessagingCalls(self.api)
         self.pusher = Pusher(self.calls, self.composer, timeout=self._push_timeout)
         self.outbox = self.app.outbox("line", self.pusher.send, pictures=False)  # LINE fetches pictures by URL

@@ -7,7 +7,7 @@ Messages are the Messaging API's JSON objects, written here (see ``api.py`` for 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +39,13 @@ class Chat:
 
 
 class Composer:
-    def __init__(self, games: GameService, images: ImageStore, catalog: Catalog) -> None:
+    def __init__(self, games: GameService, images: ImageStore, catalog: Catalog,
+                 board_link: Callable[[int], str | None] = lambda game_id: None) -> None:
         self.games = games
         self.images = images
         self.catalog = catalog
+        # The game's web board opened inside LINE (the LIFF link), None without a LIFF app.
+        self.board_link = board_link
 
     async def messages(self, replies: Sequence[Reply], chat: Chat, answered: User | None) -> list[Message]:
         """LINE messages for one answer (at most five). ``answered`` is the person who wrote, if any:
@@ -58,16 +61,27 @@ class Composer:
         if board is not None:
             messages.append(board)
         if messages and replies:
-            quick = self.quick_reply(replies[-1].actions, replies[-1].language)
+            # A game being played or finished (its replay); a challenge has no board yet.
+            game = next((r.game for r in reversed(replies) if r.game is not None and r.game.status != "challenge"),
+                        None)
+            quick = self.quick_reply(replies[-1].actions, replies[-1].language,
+                                     board=None if game is None else self.board_link(game.id))
             if quick is not None:
                 messages[-1]["quickReply"] = quick
         return messages
 
-    def quick_reply(self, actions: Sequence[Action], language: str) -> dict[str, Any] | None:
-        items = [
+    def quick_reply(self, actions: Sequence[Action], language: str, *, board: str | None = None
+                    ) -> dict[str, Any] | None:
+        """The actions as quick-reply buttons that send their command; first, with ``board``, a
+        button that opens the game's web board inside LINE (no message is sent for it)."""
+        items: list[dict[str, Any]] = []
+        if board is not None:
+            label = clip(self.catalog.text(language, "line.web_board"), MAX_LABEL)
+            items.append({"type": "action", "action": {"type": "uri", "label": label, "uri": board}})
+        items += [
             {"type": "action", "action": {"type": "message", "label": clip(a.label, MAX_LABEL),
                                           "text": self.command_text(a.command, language)}}
-            for a in actions[:MAX_QUICK_REPLIES]
+            for a in actions[:MAX_QUICK_REPLIES - len(items)]
         ]
         return {"items": items} if items else None
 
