@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from makruk.notation import THAI_DIGITS, THAI_FILES
-from storage.records import Game
+from storage.records import Game, clock_state
 
 from ..i18n import Catalog
 from ..services.games.queries import GameRecord, MoveChoice
@@ -23,9 +23,9 @@ Clocks = tuple[int, int, str | None]  # White's and Black's milliseconds left, t
 
 
 def clocks_of(game: Game, now: datetime) -> Clocks | None:
-    """Both clocks of a live game at ``now``; None for a correspondence game (every game, until
-    the game clocks of issue 24 land: then this returns ``clock_state(game, now)``)."""
-    return None
+    """Both clocks of a live game at ``now``; None for a correspondence game."""
+    clocks = clock_state(game, now)
+    return None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running)
 
 
 def status_line(record: GameRecord, catalog: Catalog) -> str:

@@ -25,10 +25,6 @@ async def live(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Live]:
         yield running
 
 
-# The game clocks are on the branch `clocks`, and the web board shows them once its
-# bot/web/state.py's clocks_of returns storage's clock_state: this test passes with both (tried on
-# a merge of the three branches); strict, so it fails as soon as it passes, to drop this mark.
-@pytest.mark.xfail(strict=True, reason="needs the game clocks (branch clocks) and clocks_of wired to clock_state")
 async def test_a_flag_falls_on_the_page_and_in_the_chat(live: Live, open_page: OpenPage) -> None:
     await live.chat.ok("ann", "new @bob white 3+2", "bob")
     game = (await live.chat.ok("bob", "accept"))[-1].game
