@@ -132,7 +132,8 @@ async def test_the_page_is_in_the_chats_language_and_carries_no_token(site: Site
     assert '<html lang="th">' in html and "ยอมแพ้" in html and "data-status" in html
     state = await (await site.client.get(f"/g/{game_id}/state")).json()
     assert state["coords"]["files"][0] == "ก" and state["coords"]["ranks"][0] == "๑"
-    for asset in ("/web/static/board.js", "/web/static/view.js", "/web/static/board.css", "/web/piece/M~.svg",
+    for asset in ("/web/static/board.js", "/web/static/view.js", "/web/static/pointer.js", "/web/static/board.css",
+                  "/web/piece/M~.svg",
                   "/web/piece/k.svg"):
         assert (await site.client.get(asset)).status == 200, asset
     assert (await site.client.get("/web/static/..%2Fserver.py")).status == 404
