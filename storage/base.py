@@ -163,6 +163,11 @@ class Storage(PuzzleMethods, QueueMethods):
         """The channel's most recent game in any status (e.g. to export a finished one)."""
         return await self._read(games.last_game(self._moves, platform, channel))
 
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The versions of these games by id, in one query (ids of no game are left out): a cheap
+        look at which of many games changed."""
+        return await self._read(games.game_versions(sorted(set(game_ids))))
+
     async def append_move(
         self,
         game_id: int,

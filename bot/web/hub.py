@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -18,8 +19,8 @@ from typing import Any, Protocol
 
 from ..clock import Clock
 from ..services.games import GameService
-from ..services.games.queries import GameRecord
-from .state import shared_state, viewer_state
+from ..services.games.queries import GameRecord, MoveChoice
+from .state import shared_state, side_of, viewer_state
 from .tokens import Bearer
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,8 @@ class Viewer(Protocol):
     bearer: Bearer | None
 
     async def send(self, data: dict[str, Any]) -> None: ...
+
+    async def send_text(self, text: str) -> None: ...
 
     async def close(self) -> None: ...
 
@@ -137,22 +140,48 @@ class Hub:
             room.version = record.game.version
             shared = shared_state(record, watchers=len(room.viewers), now=self.clock.now(), base=self.base,
                                   catalog=self.games.catalog)
-            viewers = list(room.viewers)
-            await asyncio.gather(*(_send(v, self._for(shared, record, v.bearer)) for v in viewers))
+            await asyncio.gather(*self._sends(shared, record, list(room.viewers)))
+
+    def _sends(self, shared: dict[str, Any], record: GameRecord, viewers: list[Viewer]) -> list[Awaitable[None]]:
+        """Each viewer's state: the watchers all see the same, written out once; the legal moves
+        are worked out once, and only when a player is watching."""
+        sends: list[Awaitable[None]] = []
+        watching: str | None = None
+        choices: list[MoveChoice] | None = None
+        for viewer in viewers:
+            if side_of(record, viewer.bearer) is None:
+                watching = watching or dumps(viewer_state(shared, record, None, []))
+                sends.append(_send_text(viewer, watching))
+                continue
+            if choices is None:
+                choices = self.games.choices(record) if record.game.status == "active" else []
+            sends.append(_send(viewer, viewer_state(shared, record, viewer.bearer, choices)))
+        return sends
 
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self.poll)
-            for room in list(self.rooms.values()):
-                try:
-                    game = await self.games.storage.get_game(room.game_id)
-                except Exception:
-                    continue  # gone, or the database is away: the next round looks again
-                if game.version != room.version:
-                    self.push(room.game_id)
+            try:
+                versions = await self.games.storage.game_versions(list(self.rooms))
+            except Exception:
+                continue  # the database is away: the next round looks again
+            for game_id, room in list(self.rooms.items()):
+                if versions.get(game_id, room.version) != room.version:
+                    self.push(game_id)
+
 
 async def _send(viewer: Viewer, data: dict[str, Any]) -> None:
     with contextlib.suppress(Exception):  # a socket closing meanwhile: its handler leaves the room
         await viewer.send(data)
+
+
+async def _send_text(viewer: Viewer, text: str) -> None:
+    with contextlib.suppress(Exception):
+        await viewer.send_text(text)
+
+
+def dumps(data: Any) -> str:
+    """JSON as the sockets send it: compact, and Thai, Japanese and Khmer as they are."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 Owed = Callable[[], Awaitable[None] | None]

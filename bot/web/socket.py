@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from ..messages import Incoming, User
+from .hub import dumps
 from .state import side_of
 from .tokens import BadToken, Bearer
 
@@ -70,8 +71,11 @@ class Socket:
         self.refused = 0
 
     async def send(self, data: dict[str, Any]) -> None:
+        await self.send_text(dumps(data))
+
+    async def send_text(self, text: str) -> None:
         if not self.ws.closed:
-            await self.ws.send_json(data, dumps=_dumps)
+            await self.ws.send_str(text)
 
     async def close(self) -> None:
         await self.ws.close(code=1001, message=b"going away")
@@ -171,9 +175,3 @@ class Socket:
         catalog = self.board.games.catalog
         text = catalog.text(language, key) if catalog.has(key) else catalog.text(language, "web.error.bad_message")
         await self.send({"type": "error", "code": code, "text": text})
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-

@@ -199,6 +199,13 @@ def channel_games(platform: str, channel: str, limit: int, before_id: int | None
     ))
 
 
+def game_versions(game_ids: Sequence[int]) -> Plan[dict[int, int]]:
+    if not game_ids:
+        return {}
+    found = yield rows(f"SELECT id, version FROM games WHERE id IN ({marks(len(game_ids))})", *game_ids)
+    return dict(found)
+
+
 def load_moves(game_id: int) -> Plan[tuple[MoveRecord, ...]]:
     found = yield rows(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", game_id)
     return tuple(move_from_row(row) for row in found)

@@ -119,6 +119,14 @@ async def test_one_open_game_per_channel_is_enforced_by_the_database(
         conn.close()
 
 
+async def test_game_versions_reads_many_games_at_once(storage: Storage, make_game: MakeGame) -> None:
+    first, second = await make_game(channel="one"), await make_game(channel="two")
+    moved = await storage.append_move(first.id, first.version, NewMove("e3e4", "e4", "w"))
+    versions = await storage.game_versions([first.id, second.id, second.id, 999])
+    assert versions == {first.id: moved.version, second.id: second.version}  # no game 999
+    assert await storage.game_versions([]) == {}
+
+
 async def test_get_game_of_an_unknown_id(storage: Storage) -> None:
     with pytest.raises(NotFound):
         await storage.get_game(999)
