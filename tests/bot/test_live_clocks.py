@@ -428,3 +428,10 @@ async def test_a_deadline_left_unhandled_does_not_keep_the_scheduler_awake(chat,
 async def test_help_tells_how_to_play_live(chat) -> None:
     replies = await chat.ok("carol", "help")
     assert "new @name 3+2" in replies[0].text
+
+
+async def test_the_channel_s_game_view_carries_its_clocks(chat, service, clock) -> None:
+    await live_game(chat)
+    view = await service.channel_game("console", "c1")
+    assert view is not None and view.clocks == (180_000, 180_000, None)
+    assert view.as_dict()["clocks"] == {"white_ms": 180_000, "black_ms": 180_000, "running": None}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from makruk import Board
-from storage.records import Game
+from storage.records import Game, clock_state
 
 from ...messages import GameView, Platform, User
 from .table import side_to_move
@@ -37,8 +37,10 @@ async def channel_game(table: Table, platform: Platform, channel: str) -> GameVi
         return None
     board = table.board(game)
     names = table.names(game, await table.players_of(game))
+    clocks = clock_state(game, table.clock.now())
     return GameView(game.id, board.fen(), side_to_move(board), board.ply, game.result, game.reason,
-                    names["w"], names["b"], status=game.status)
+                    names["w"], names["b"], status=game.status,
+                    clocks=None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running))
 
 
 async def move_choices(table: Table, platform: Platform, channel: str, user: User, *,
