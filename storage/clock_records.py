@@ -68,7 +68,7 @@ class ClockState:
 
 def clock_state(game: Game, now: datetime) -> ClockState | None:
     """A live game's clocks at `now` (None for a correspondence game); pure, so that every
-    reply, picture and page shows the same times.
+    reply, picture and page (the web board too) shows the same times.
 
     Each side's clock starts with its own first move; the running side has lost the time
     since the last move, never below zero.

@@ -136,6 +136,10 @@ async def test_a_flag_loses_and_moves_the_live_ratings_only(chat, service, stora
     assert replies[0].text == CATALOG.text("en", "top.empty")
     replies = await chat.ok("carol", "rating @bob live")
     assert "live Makruk rating" in replies[0].text and "(1 rated games)" in replies[0].text
+    both = (await chat.ok("carol", "rating @bob"))[0].text.splitlines()  # correspondence, then live
+    assert both[0].startswith("bob: rating 1500") and "live Makruk rating" in both[1]
+    only = (await chat.ok("carol", "rating @bob correspondence"))[0].text.splitlines()
+    assert only == both[:1]
 
 
 async def test_a_flag_against_a_bare_khun_is_a_draw(chat, service, storage, clock) -> None:
@@ -424,3 +428,10 @@ async def test_a_deadline_left_unhandled_does_not_keep_the_scheduler_awake(chat,
 async def test_help_tells_how_to_play_live(chat) -> None:
     replies = await chat.ok("carol", "help")
     assert "new @name 3+2" in replies[0].text
+
+
+async def test_the_channel_s_game_view_carries_its_clocks(chat, service, clock) -> None:
+    await live_game(chat)
+    view = await service.channel_game("console", "c1")
+    assert view is not None and view.clocks == (180_000, 180_000, None)
+    assert view.as_dict()["clocks"] == {"white_ms": 180_000, "black_ms": 180_000, "running": None}

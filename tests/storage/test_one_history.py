@@ -75,10 +75,30 @@ async def test_postgres_from_empty_is_the_schema_today_s_release_built(pg_server
         pass
     assert postgres_catalog(adopted) == postgres_catalog(fresh)
     # Today's release's own: the same but for the column that marks a database of the one history
-    # and what the migrations since that release (0011 on) changed.
+    # and what the migrations since that release changed (0011: live games' clocks, ratings per speed).
     changed = [line for line in difflib.ndiff(postgres_catalog(today), postgres_catalog(fresh))
-               if line.startswith(("+", "-", "?"))]
-    assert "+     legacy_version integer," in changed
+               if line.startswith(("+", "-"))]
+    assert sorted(changed) == sorted(["+     legacy_version integer,", *SINCE_THAT_RELEASE])
+
+
+# What `pg_dump --schema-only` shows of the migrations after release 265ed4a (0011).
+SINCE_THAT_RELEASE = [
+    "+     clock_initial integer,",
+    "+     clock_increment integer,",
+    "+     white_ms integer,",
+    "+     black_ms integer,",
+    "+     clock_since timestamp with time zone,",
+    "+     CONSTRAINT games_clock_increment_check CHECK ((clock_increment >= 0)),",
+    "+     CONSTRAINT games_clock_initial_check CHECK ((clock_initial >= 0)),",
+    "+     speed text NOT NULL,",
+    "-     CONSTRAINT ratings_games_played_check CHECK ((games_played >= 0))",
+    "+     CONSTRAINT ratings_games_played_check CHECK ((games_played >= 0)),",
+    "+     CONSTRAINT ratings_speed_check CHECK ((speed = ANY (ARRAY['live'::text, 'correspondence'::text])))",
+    "-     ADD CONSTRAINT ratings_pkey PRIMARY KEY (player_id, variant);",
+    "+     ADD CONSTRAINT ratings_pkey PRIMARY KEY (player_id, variant, speed);",
+    "- CREATE INDEX ratings_variant ON public.ratings USING btree (variant, rating DESC);",
+    "+ CREATE INDEX ratings_variant ON public.ratings USING btree (variant, speed, rating DESC);",
+]
 
 
 async def test_opening_says_what_it_upgraded(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from makruk import Board, Move
 from storage import NotFound
-from storage.records import ChannelSettings, Game
+from storage.records import ChannelSettings, Game, clock_state
 
 from ...messages import GameView, Platform, User
 from ..notation import move_text
@@ -39,8 +39,10 @@ async def channel_game(table: Table, platform: Platform, channel: str) -> GameVi
         return None
     board = table.board(game)
     names = table.names(game, await table.players_of(game))
+    clocks = clock_state(game, table.clock.now())
     return GameView(game.id, board.fen(), side_to_move(board), board.ply, game.result, game.reason,
-                    names["w"], names["b"], status=game.status)
+                    names["w"], names["b"], status=game.status,
+                    clocks=None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running))
 
 
 async def move_choices(table: Table, platform: Platform, channel: str, user: User, *,

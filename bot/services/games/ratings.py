@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from storage import Storage
-from storage.records import SPEEDS, Game, PlayerRating, RatingUpdate, Result, Speed
+from storage.records import SPEEDS, Game, Player, PlayerRating, RatingUpdate, Result, Speed
 
 from ... import ratings as glicko
 from ...engines.levels import ENGINE_DEVIATION
@@ -34,6 +34,7 @@ SCORES: dict[Result, float] = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 @commands.command("rating")
 async def rating(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     named = [word for word in args if word.startswith("@")]
+    words = args
     speed, args = _speed(table, args)
     variant = _variant(table, tuple(word for word in args if not word.startswith("@")))
     user = ctx.msg.mentions[0] if ctx.msg.mentions else None
@@ -44,16 +45,26 @@ async def rating(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
         player = found
     else:
         player = await table.player(ctx, user)
-    current = await table.storage.get_rating(player.id, variant, speed)
+    named_speed = len(args) < len(words)
+    lines = [await _rating_line(table, ctx, player, variant, speed)]
+    if not named_speed:  # correspondence, and live too once the player has a rated live game
+        live = await table.storage.get_rating(player.id, variant, "live")
+        if live.games_played:
+            lines.append(await _rating_line(table, ctx, player, variant, "live", live))
+    return [Reply(kind="rating", text="\n".join(lines), language=ctx.language)]
+
+
+async def _rating_line(table: Table, ctx: Context, player: Player, variant: str, speed: Speed,
+                       current: PlayerRating | None = None) -> str:
+    """The player's rating in ``variant`` at ``speed``, as ``rating`` writes it."""
+    current = current or await table.storage.get_rating(player.id, variant, speed)
     fields = {"name": player.display_name, "rating": round(current.rating),
               "deviation": round(current.deviation), "games": current.games_played}
     if speed == "live":
-        return [table.present.info(ctx.language, "rating.live", kind="rating",
-                                   variant=_variant_name(table, ctx, variant), **fields)]
+        return table.catalog.text(ctx.language, "rating.live", variant=_variant_name(table, ctx, variant), **fields)
     if variant == DEFAULT_VARIANT:
-        return [table.present.info(ctx.language, "rating", kind="rating", **fields)]
-    return [table.present.info(ctx.language, "rating.variant", kind="rating",
-                               variant=_variant_name(table, ctx, variant), **fields)]
+        return table.catalog.text(ctx.language, "rating", **fields)
+    return table.catalog.text(ctx.language, "rating.variant", variant=_variant_name(table, ctx, variant), **fields)
 
 
 @commands.command("top")
