@@ -47,9 +47,11 @@ class Live:
     def watch_link(self, game_id: int) -> str:
         return f"{self.base}/g/{game_id}"
 
-    def link(self, game_id: int, user: str, *, lifetime: timedelta = TOKEN_LIFETIME, secret: str = SECRET) -> str:
-        """A player's own link, as a door hands it out (the token in the fragment)."""
-        token = make_token(secret, game_id, "console", user, self.clock.now() + lifetime)
+    def link(self, game_id: int, user: str, *, lifetime: timedelta = TOKEN_LIFETIME, secret: str = SECRET,
+             token_game: int | None = None) -> str:
+        """A player's own link, as a door hands it out (the token in the fragment); the keywords
+        make bad ones: signed with another secret, or for another game."""
+        token = make_token(secret, token_game or game_id, "console", user, self.clock.now() + lifetime)
         return f"{self.watch_link(game_id)}#t={token}"
 
     def id_token(self, user: str, *, keys: LineKeys | None = None) -> str:

@@ -16,10 +16,11 @@ import pytest_asyncio
 from playwright.async_api import Dialog, Page, expect
 
 from bot.clock import FakeClock
+from renderers.svg import SIZE
 
 from .conftest import PHONE, OpenPage
 from .fake_liff import fake_liff
-from .live import LIFF_ID, Live, play, ready, serving, shows, square
+from .live import LIFF_ID, Live, piece, play, ready, serving, shows, square
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
 
@@ -73,6 +74,9 @@ async def test_two_players_play_by_clicking_and_the_game_ends_by_resigning(live:
             await shows(page, uci[2:4], letter)
             await shows(page, uci[:2], None)
         await expect(other.locator("[data-moves] li")).to_have_count(ply + 1)
+    # The Bia Ngai's picture is the project's own SVG, loaded.
+    await expect(piece(bob, "d6")).to_have_js_property("naturalWidth", SIZE)
+    assert await piece(bob, "d6").evaluate("image => image.complete")
     assert await live.moves(game_id) == [uci for uci, _ in OPENING]
     notices = await live.announced()
     assert len(notices) >= len(OPENING)  # every move was announced in the chat too
@@ -164,28 +168,33 @@ async def test_a_move_typed_in_the_chat_shows_on_the_players_pages(live: Live, o
     assert await live.moves(game_id) == ["e3e4", "d6d5"]
 
 
-@pytest.mark.parametrize("kind", ["expired", "forged"])
+@pytest.mark.parametrize("kind", ["expired", "forged", "another game's", "a stranger's"])
 async def test_a_refused_link_shows_the_board_read_only_and_changes_nothing(
     live: Live, open_page: OpenPage, kind: str
 ) -> None:
     game_id = await live.new_game("ann", "bob")
+    link, refusal = live.link(game_id, "ann"), "web.error.auth"
     if kind == "expired":
-        link = live.link(game_id, "ann")
         live.clock.advance(hours=13)  # past the link's twelve hours
-    else:
+    elif kind == "forged":
         link = live.link(game_id, "ann", secret="not-the-servers-secret")
+    elif kind == "another game's":
+        link = live.link(game_id, "ann", token_game=game_id + 1)
+    else:
+        link, refusal = live.link(game_id, "eve"), "web.error.not_playing"  # signed, but eve does not play
     page = await open_page()
     await page.goto(link)
     await ready(page)
-    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, "web.error.auth"))
+    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, refusal))
     assert "#t=" not in page.url  # the token left the address bar
     await square(page, "e3").click()
     await expect(page.locator(".selected")).to_have_count(0)
     await expect(page.locator("[data-action]")).to_have_count(0)
-    # The page keeps no refused token: a reload is a watcher's view with no note.
-    await page.reload()
-    await ready(page)
-    await expect(page.locator("[data-note]")).to_have_text("")
+    if refusal == "web.error.auth":
+        # The page keeps no refused token: a reload is a watcher's view with no note.
+        await page.reload()
+        await ready(page)
+        await expect(page.locator("[data-note]")).to_have_text("")
     assert await live.moves(game_id) == []
 
 
