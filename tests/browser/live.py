@@ -125,7 +125,10 @@ def piece(page: Page, name: str) -> Locator:
 
 
 async def play(page: Page, uci: str) -> None:
-    """Clicks the move's two squares, as a player does."""
+    """Clicks the move's two squares, as a player does, once the page shows it is the player's
+    turn (signed in: a player's own side is at the bottom, and only players may resign)."""
+    await expect(page.locator(".player.bottom")).to_have_class(re.compile(r"\bturn\b"))
+    await expect(page.locator('[data-action="resign"]')).to_be_visible()
     await square(page, uci[:2]).click()
     await expect(square(page, uci[:2])).to_have_class(re.compile(r"\bselected\b"))
     await square(page, uci[2:4]).click()

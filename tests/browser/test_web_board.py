@@ -292,7 +292,7 @@ async def test_a_piece_can_be_dragged_to_its_square(live: Live, open_page: OpenP
     page = await open_page()
     await page.goto(live.link(game_id, "ann"))
     await ready(page)
-    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, "web.you_white"))
+    await expect(page.locator('[data-action="resign"]')).to_be_visible()  # signed in, the state drawn
     start, end = await square(page, "b1").bounding_box(), await square(page, "d2").bounding_box()
     assert start is not None and end is not None
     await page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
