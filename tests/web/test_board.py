@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from aiohttp import ClientWebSocketResponse
 
 from bot.messages import Notice
@@ -132,7 +134,8 @@ async def test_the_page_is_in_the_chats_language_and_carries_no_token(site: Site
     assert '<html lang="th">' in html and "ยอมแพ้" in html and "data-status" in html
     state = await (await site.client.get(f"/g/{game_id}/state")).json()
     assert state["coords"]["files"][0] == "ก" and state["coords"]["ranks"][0] == "๑"
-    for asset in ("/web/static/board.js", "/web/static/view.js", "/web/static/board.css", "/web/piece/M~.svg",
+    for asset in ("/web/static/board.js", "/web/static/view.js", "/web/static/pointer.js", "/web/static/board.css",
+                  "/web/piece/M~.svg",
                   "/web/piece/k.svg"):
         assert (await site.client.get(asset)).status == 200, asset
     assert (await site.client.get("/web/static/..%2Fserver.py")).status == 404
@@ -241,3 +244,22 @@ async def test_stopping_closes_the_sockets(site: Site) -> None:
     await site.board.hub.stop()
     message = await asyncio.wait_for(ws.receive(), 2.0)
     assert message.type.name == "CLOSE" and message.data == 1001
+
+
+async def test_against_the_bot_its_answer_reaches_the_page_and_no_token_is_logged(
+        site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    await site.chat.ok("ann", "new bot white")
+    game = await site.games.channel_game("console", "c1")
+    assert game is not None
+    token = site.token(game.id, "ann")
+    ws = await signed_in(site, game.id, "ann")
+    await ws.send_json({"type": "move", "move": "e3e4"})
+    state = await next_of(ws, "state")
+    while len(state["moves"]) < 2:  # the bot answers (in the same push, or the next)
+        state = await next_of(ws, "state", timeout=5.0)
+    assert len(state["moves"]) == 2 and state["turn"] == "w" and state["viewer"]["canMove"] and state["legal"]
+    await ws.send_json({"type": "auth", "token": token[:-2] + "xx"})
+    await next_of(ws, "error")
+    await ws.close()
+    assert token not in caplog.text and token.split(".")[1] not in caplog.text

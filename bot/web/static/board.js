@@ -1,5 +1,6 @@
 // The web board's page: a WebSocket that pushes the game's state, the player's taps and drags
 // as moves (only those the server listed as legal), resync after sleep or a lost network.
+import {installPointer} from "./pointer.js";
 import {buildBoard, clockText, el, handsOf, parseFen, pieceImg, placePieces} from "./view.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -207,54 +208,14 @@ function play(moves) {
     text: m.san, onclick: () => { note(""); send({type: "move", move: m.uci}); }}))));
 }
 
-function squareAt(x, y) {
-  const node = document.elementFromPoint(x, y);
-  const sq = node && node.closest("[data-square]");
-  return sq ? sq.dataset.square : null;
-}
-
-let drag = null;
-boardEl.addEventListener("pointerdown", (event) => {
-  const square = squareAt(event.clientX, event.clientY);
-  if (!square || !state || !state.viewer.canMove || replayAt !== null || !movesFrom(square).length) return;
-  const piece = boardEl.querySelector(`[data-square="${square}"] .pc`);
-  drag = {square, x: event.clientX, y: event.clientY, piece, ghost: null, pointer: event.pointerId};
-});
-boardEl.addEventListener("pointermove", (event) => {
-  if (!drag) return;
-  if (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6 && drag.piece) {
-    boardEl.setPointerCapture(drag.pointer);  // a drag, not a tap: the board follows the pointer
-    const size = drag.piece.getBoundingClientRect().width;
-    drag.ghost = pieceImg(drag.piece.dataset.piece);
-    drag.ghost.className = "pc ghost";
-    drag.ghost.style.width = drag.ghost.style.height = `${size}px`;
-    document.body.append(drag.ghost);
-    drag.piece.style.opacity = "0.3";
-    selected = {from: drag.square, moves: movesFrom(drag.square)};
-    mark(selected.moves, drag.square);
-  }
-  if (drag.ghost) {
-    const half = parseFloat(drag.ghost.style.width) / 2;
-    drag.ghost.style.left = `${event.clientX - half}px`;
-    drag.ghost.style.top = `${event.clientY - half}px`;
-  }
-});
-boardEl.addEventListener("pointerup", (event) => {
-  const was = drag;
-  drag = null;
-  if (!was || !was.ghost) return;  // a tap: the click below handles it
-  was.ghost.remove();
-  if (was.piece) was.piece.style.opacity = "";
-  const target = squareAt(event.clientX, event.clientY);
-  const moves = target ? movesFrom(was.square).filter((m) => m.to === target) : [];
-  if (moves.length) play(moves); else unselect();
-  suppressClick = true;
-});
-let suppressClick = false;
-boardEl.addEventListener("click", (event) => {
-  if (suppressClick) { suppressClick = false; return; }
-  const square = squareAt(event.clientX, event.clientY);
-  if (square) tapSquare(square);
+installPointer(boardEl, {
+  movable: (square) => !!state && state.viewer.canMove && replayAt === null && movesFrom(square).length > 0,
+  dragStart: (square) => { selected = {from: square, moves: movesFrom(square)}; mark(selected.moves, square); },
+  drop: (from, to) => {
+    const moves = to ? movesFrom(from).filter((m) => m.to === to) : [];
+    if (moves.length) play(moves); else unselect();
+  },
+  tap: tapSquare,
 });
 
 // --- replay (finished games) -----------------------------------------------------------
