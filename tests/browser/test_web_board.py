@@ -214,6 +214,25 @@ async def test_the_page_in_thai_on_a_phone_has_no_horizontal_scroll(live: Live, 
     await square(phone, "e4").tap()
     await shows(phone, "e4", "P")
 
+    await fits_the_phone(phone)
+
+
+async def test_sittuyins_hands_in_khmer_fit_a_phone_too(live: Live, open_page: OpenPage) -> None:
+    await live.chat.ok("ann", "lang km")
+    await live.chat.ok("ann", "new @bob sittuyin white", "bob")
+    game = (await live.chat.ok("bob", "accept"))[-1].game
+    assert game is not None
+    phone = await open_page(phone=True, locale="km-KH")
+    await phone.goto(live.link(game.id, "bob"))
+    await expect(phone.locator("[data-drop]")).to_have_count(10)
+    assert await phone.get_attribute("html", "lang") == "km"
+    await expect(phone.locator("[data-note]")).to_have_text(await live.text(game.id, "web.you_black"))
+    await fits_the_phone(phone)
+
+
+async def fits_the_phone(phone: Page) -> None:
+    """Nothing on the page is wider than the phone (no horizontal scroll, nothing cut off), and
+    the board takes the phone's width."""
     width = PHONE["width"]
     assert await phone.evaluate("document.documentElement.scrollWidth") <= width
     widest = await phone.evaluate(
@@ -221,7 +240,7 @@ async def test_the_page_in_thai_on_a_phone_has_no_horizontal_scroll(live: Live, 
     )
     assert widest <= width + 0.5, "something is wider than the phone"
     board = await phone.locator("[data-board]").bounding_box()
-    assert board is not None and board["width"] >= width * 0.9  # the board takes the phone's width
+    assert board is not None and board["width"] >= width * 0.9
 
 
 async def test_a_line_player_signs_in_with_liff_and_moves(live: Live, open_page: OpenPage) -> None:
