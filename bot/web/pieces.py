@@ -1,18 +1,23 @@
-"""The pieces the web board shows: the project's own art as SVG (``renderers.svg``: the same
-shapes and colours as the pictures), for any FEN letter of the family's variants.
-
->>> piece_svg("M~").startswith("<svg")
-True
->>> piece_svg("X") is None
-True
-"""
+"""The pieces the web board shows: the project's own art as SVG (``renderers.svg``, drawn from
+the same shapes as the board pictures), by the piece's FEN letter."""
 
 from __future__ import annotations
 
-from renderers.svg import PIECE_LETTERS
+import re
+from functools import cache
+
 from renderers.svg import piece_svg as drawn
 
+# A FEN letter of the family, with "~" for a promoted piece (Makruk's Bia Ngai: M~).
+PIECE_LETTER = re.compile(r"[A-Za-z]~?")
 
+
+@cache
 def piece_svg(letter: str) -> str | None:
-    """The SVG of the piece ``letter`` (None: no variant writes that letter)."""
-    return drawn(letter) if letter in PIECE_LETTERS else None
+    """The SVG of the piece ``letter`` (None: not a piece letter)."""
+    if not PIECE_LETTER.fullmatch(letter):
+        return None
+    try:
+        return drawn(letter)
+    except (KeyError, ValueError):
+        return None
