@@ -47,9 +47,11 @@ class Live:
     def watch_link(self, game_id: int) -> str:
         return f"{self.base}/g/{game_id}"
 
-    def link(self, game_id: int, user: str, *, lifetime: timedelta = TOKEN_LIFETIME, secret: str = SECRET) -> str:
-        """A player's own link, as a door hands it out (the token in the fragment)."""
-        token = make_token(secret, game_id, "console", user, self.clock.now() + lifetime)
+    def link(self, game_id: int, user: str, *, lifetime: timedelta = TOKEN_LIFETIME, secret: str = SECRET,
+             token_game: int | None = None) -> str:
+        """A player's own link, as a door hands it out (the token in the fragment); the keywords
+        make bad ones: signed with another secret, or for another game."""
+        token = make_token(secret, token_game or game_id, "console", user, self.clock.now() + lifetime)
         return f"{self.watch_link(game_id)}#t={token}"
 
     def id_token(self, user: str, *, keys: LineKeys | None = None) -> str:
@@ -123,7 +125,10 @@ def piece(page: Page, name: str) -> Locator:
 
 
 async def play(page: Page, uci: str) -> None:
-    """Clicks the move's two squares, as a player does."""
+    """Clicks the move's two squares, as a player does, once the page shows it is the player's
+    turn (signed in: a player's own side is at the bottom, and only players may resign)."""
+    await expect(page.locator(".player.bottom")).to_have_class(re.compile(r"\bturn\b"))
+    await expect(page.locator('[data-action="resign"]')).to_be_visible()
     await square(page, uci[:2]).click()
     await expect(square(page, uci[:2])).to_have_class(re.compile(r"\bselected\b"))
     await square(page, uci[2:4]).click()

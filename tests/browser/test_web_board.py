@@ -16,10 +16,11 @@ import pytest_asyncio
 from playwright.async_api import Dialog, Page, expect
 
 from bot.clock import FakeClock
+from renderers.svg import SIZE
 
 from .conftest import PHONE, OpenPage
 from .fake_liff import fake_liff
-from .live import LIFF_ID, Live, play, ready, serving, shows, square
+from .live import LIFF_ID, Live, piece, play, ready, serving, shows, square
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
 
@@ -73,6 +74,9 @@ async def test_two_players_play_by_clicking_and_the_game_ends_by_resigning(live:
             await shows(page, uci[2:4], letter)
             await shows(page, uci[:2], None)
         await expect(other.locator("[data-moves] li")).to_have_count(ply + 1)
+    # The Bia Ngai's picture is the project's own SVG, loaded.
+    await expect(piece(bob, "d6")).to_have_js_property("naturalWidth", SIZE)
+    assert await piece(bob, "d6").evaluate("image => image.complete")
     assert await live.moves(game_id) == [uci for uci, _ in OPENING]
     notices = await live.announced()
     assert len(notices) >= len(OPENING)  # every move was announced in the chat too
@@ -164,28 +168,33 @@ async def test_a_move_typed_in_the_chat_shows_on_the_players_pages(live: Live, o
     assert await live.moves(game_id) == ["e3e4", "d6d5"]
 
 
-@pytest.mark.parametrize("kind", ["expired", "forged"])
+@pytest.mark.parametrize("kind", ["expired", "forged", "another game's", "a stranger's"])
 async def test_a_refused_link_shows_the_board_read_only_and_changes_nothing(
     live: Live, open_page: OpenPage, kind: str
 ) -> None:
     game_id = await live.new_game("ann", "bob")
+    link, refusal = live.link(game_id, "ann"), "web.error.auth"
     if kind == "expired":
-        link = live.link(game_id, "ann")
         live.clock.advance(hours=13)  # past the link's twelve hours
-    else:
+    elif kind == "forged":
         link = live.link(game_id, "ann", secret="not-the-servers-secret")
+    elif kind == "another game's":
+        link = live.link(game_id, "ann", token_game=game_id + 1)
+    else:
+        link, refusal = live.link(game_id, "eve"), "web.error.not_playing"  # signed, but eve does not play
     page = await open_page()
     await page.goto(link)
     await ready(page)
-    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, "web.error.auth"))
+    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, refusal))
     assert "#t=" not in page.url  # the token left the address bar
     await square(page, "e3").click()
     await expect(page.locator(".selected")).to_have_count(0)
     await expect(page.locator("[data-action]")).to_have_count(0)
-    # The page keeps no refused token: a reload is a watcher's view with no note.
-    await page.reload()
-    await ready(page)
-    await expect(page.locator("[data-note]")).to_have_text("")
+    if refusal == "web.error.auth":
+        # The page keeps no refused token: a reload is a watcher's view with no note.
+        await page.reload()
+        await ready(page)
+        await expect(page.locator("[data-note]")).to_have_text("")
     assert await live.moves(game_id) == []
 
 
@@ -205,6 +214,25 @@ async def test_the_page_in_thai_on_a_phone_has_no_horizontal_scroll(live: Live, 
     await square(phone, "e4").tap()
     await shows(phone, "e4", "P")
 
+    await fits_the_phone(phone)
+
+
+async def test_sittuyins_hands_in_khmer_fit_a_phone_too(live: Live, open_page: OpenPage) -> None:
+    await live.chat.ok("ann", "lang km")
+    await live.chat.ok("ann", "new @bob sittuyin white", "bob")
+    game = (await live.chat.ok("bob", "accept"))[-1].game
+    assert game is not None
+    phone = await open_page(phone=True, locale="km-KH")
+    await phone.goto(live.link(game.id, "bob"))
+    await expect(phone.locator("[data-drop]")).to_have_count(10)
+    assert await phone.get_attribute("html", "lang") == "km"
+    await expect(phone.locator("[data-note]")).to_have_text(await live.text(game.id, "web.you_black"))
+    await fits_the_phone(phone)
+
+
+async def fits_the_phone(phone: Page) -> None:
+    """Nothing on the page is wider than the phone (no horizontal scroll, nothing cut off), and
+    the board takes the phone's width."""
     width = PHONE["width"]
     assert await phone.evaluate("document.documentElement.scrollWidth") <= width
     widest = await phone.evaluate(
@@ -212,7 +240,7 @@ async def test_the_page_in_thai_on_a_phone_has_no_horizontal_scroll(live: Live, 
     )
     assert widest <= width + 0.5, "something is wider than the phone"
     board = await phone.locator("[data-board]").bounding_box()
-    assert board is not None and board["width"] >= width * 0.9  # the board takes the phone's width
+    assert board is not None and board["width"] >= width * 0.9
 
 
 async def test_a_line_player_signs_in_with_liff_and_moves(live: Live, open_page: OpenPage) -> None:
@@ -283,7 +311,7 @@ async def test_a_piece_can_be_dragged_to_its_square(live: Live, open_page: OpenP
     page = await open_page()
     await page.goto(live.link(game_id, "ann"))
     await ready(page)
-    await expect(page.locator("[data-note]")).to_have_text(await live.text(game_id, "web.you_white"))
+    await expect(page.locator('[data-action="resign"]')).to_be_visible()  # signed in, the state drawn
     start, end = await square(page, "b1").bounding_box(), await square(page, "d2").bounding_box()
     assert start is not None and end is not None
     await page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
