@@ -317,3 +317,14 @@ async def test_a_png_that_is_not_a_board_is_served_only_where_it_was_stored(star
     assert (await a.fetch(original))[2] == graph
     assert png_size((await a.fetch(preview))[2]) == (240, 240)
     assert (await b.fetch(b.here(original, a)))[0] == 404  # nothing says how to draw it again
+
+
+def test_a_live_games_clocks_are_drawn_under_the_full_picture_only():
+    live = BoardView(START, coords="thai", clocks="Alice 2:57 | Bob 3:00")
+    token = Signer(SECRET).token(picture_of(live))
+    assert Signer(SECRET).picture(token) == Picture("board", live)  # the clocks travel in the URL
+    plain = png_size(draw(picture_of(BoardView(START, coords="thai")), pictures.ORIGINAL))
+    banded = png_size(draw(picture_of(live), pictures.ORIGINAL))
+    assert banded[0] == plain[0] and banded[1] > plain[1]  # a band below the board
+    for width in IMAGEMAP_WIDTHS:  # tap-to-move areas are the squares: no band there
+        assert png_size(draw(picture_of(live), str(width))) == (width, width)

@@ -118,8 +118,12 @@ def draw(picture: Picture, variant: str) -> bytes:
     size = ORIGINAL_WIDTH if variant == ORIGINAL else int(variant)
     if in_deployment(view):  # the pieces in hand stand beside the board: the board is smaller
         size = size_for_width(size)
+    # A live game's clocks in a band under the full picture; never under a tap-to-move one, whose
+    # areas are the board's squares.
+    clocks = view.clocks if variant == ORIGINAL else None
     return render_board(view.fen, variant=view.variant, size=size, flip=view.flip, last_move=view.last_move,
-                        coords=view.coords, selected=view.selected, targets=view.targets, arrows=view.arrows)
+                        coords=view.coords, selected=view.selected, targets=view.targets, arrows=view.arrows,
+                        caption=clocks)
 
 
 def in_deployment(view: BoardView) -> bool:
