@@ -131,6 +131,12 @@ async def test_new_options_reach_the_service(bot, discord_api, storage):
     assert game.move_seconds == 3600 and not game.rated
 
 
+async def test_a_live_clock_is_a_choice_of_the_time_option(bot, discord_api, storage):
+    await discord_api.slash(ALICE, "new", opponent=BOB, time="3+2")
+    game = await storage.active_game("discord", str(CHANNEL_ID))
+    assert game.time_control is not None and (game.time_control.initial, game.time_control.increment) == (180, 2)
+
+
 async def test_tap_to_move_picks_a_piece_privately_then_plays_the_destination(bot, discord_api, storage):
     api = discord_api
     await start_game(api)

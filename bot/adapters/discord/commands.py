@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 COLOURS = [Choice(name=text(f"discord.choice.{c}"), value=c) for c in ("white", "black", "random")]
 PROMOTIONS = [Choice(name=text(f"discord.choice.{p}"), value=p) for p in ("forced", "optional")]
 PERPETUALS = [Choice(name=text(f"discord.choice.perpetual_{p}"), value=f"perpetual-{p}") for p in ("forbid", "draw")]
-TIMES = [Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", "1h", "1d", "3d", "7d")]
+# Live clocks first (minutes + seconds a move, as typed: new @bob 3+2), then times per move.
+LIVE_CLOCKS = ("3+2", "5+3", "10+0", "15+10")
+TIMES = [Choice(name=text(f"discord.choice.live_{c.replace('+', '_')}"), value=c) for c in LIVE_CLOCKS] + [
+    Choice(name=text(f"discord.choice.time_{t}"), value=t) for t in ("5m", "1h", "1d", "3d", "7d")]
 NOTATIONS = [Choice(name=text(f"discord.choice.{n}"), value=n) for n in ("san", "thai", "playok")]
 LANGUAGES = [Choice(name=text(f"discord.choice.lang_{code}"), value=code) for code in i18n.LANGUAGES]
 SWITCHES = [Choice(name=text(f"discord.choice.{state}"), value=state) for state in ("on", "off")]
