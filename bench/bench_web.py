@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -34,7 +35,8 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parents[1]
 PIECES = "KkMmSsNnRrPp"
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium itself (/usr/bin/chromium is a shell wrapper); MAKRUK_CHROMIUM as in tests/browser.
+CHROMIUM = os.environ.get("MAKRUK_CHROMIUM", "/usr/lib/chromium/chromium")
 
 
 def main() -> None:
