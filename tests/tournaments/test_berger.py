@@ -1,0 +1,109 @@
+"""Berger tables: FIDE's published tables (Handbook C.05, Annex 1) written out, and the shape of all sizes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from bot.tournaments.berger import BYE, berger_rounds, bye_in
+
+
+def _table(text: str) -> list[list[tuple[int, int]]]:
+    """One line a round, boards as ``white-black``."""
+    return [[(int(w), int(b)) for w, b in (board.split("-") for board in line.split())]
+            for line in text.strip().splitlines()]
+
+
+# FIDE Handbook C.05 Annex 1, as printed (round by round, board 1 first).
+PUBLISHED = {
+    4: """
+        1-4 2-3
+        4-3 1-2
+        2-4 3-1
+    """,
+    6: """
+        1-6 2-5 3-4
+        6-4 5-3 1-2
+        2-6 3-1 4-5
+        6-5 1-4 2-3
+        3-6 4-2 5-1
+    """,
+    8: """
+        1-8 2-7 3-6 4-5
+        8-5 6-4 7-3 1-2
+        2-8 3-1 4-7 5-6
+        8-6 7-5 1-4 2-3
+        3-8 4-2 5-1 6-7
+        8-7 1-6 2-5 3-4
+        4-8 5-3 6-2 7-1
+    """,
+    10: """
+        1-10 2-9 3-8 4-7 5-6
+        10-6 7-5 8-4 9-3 1-2
+        2-10 3-1 4-9 5-8 6-7
+        10-7 8-6 9-5 1-4 2-3
+        3-10 4-2 5-1 6-9 7-8
+        10-8 9-7 1-6 2-5 3-4
+        4-10 5-3 6-2 7-1 8-9
+        10-9 1-8 2-7 3-6 4-5
+        5-10 6-4 7-3 8-2 9-1
+    """,
+}
+
+
+@pytest.mark.parametrize("n", sorted(PUBLISHED))
+def test_tables_are_fides(n: int) -> None:
+    assert berger_rounds(n) == _table(PUBLISHED[n])
+
+
+@pytest.mark.parametrize("n", [3, 5, 7, 9])
+def test_an_odd_table_is_the_next_even_one_with_its_last_seat_a_bye(n: int) -> None:
+    even = berger_rounds(n + 1)
+    odd = berger_rounds(n)
+    for boards_odd, boards_even in zip(odd, even, strict=True):
+        (seat, bye), *rest = boards_odd
+        assert bye == BYE and seat in boards_even[0] and n + 1 in boards_even[0]
+        assert rest == boards_even[1:]
+        assert bye_in(boards_odd) == seat
+
+
+@pytest.mark.parametrize("n", range(3, 17))
+def test_everyone_meets_everyone_once_a_cycle(n: int) -> None:
+    rounds = berger_rounds(n)
+    seats = n + n % 2
+    assert len(rounds) == seats - 1
+    met = Counter(frozenset(pair) for boards in rounds for pair in boards if BYE not in pair)
+    assert set(met) == {frozenset(p) for p in combinations(range(1, n + 1), 2)}
+    assert set(met.values()) == {1}
+    for boards in rounds:  # each seat once a round
+        seen = [s for pair in boards for s in pair if s != BYE]
+        assert sorted(seen) == list(range(1, n + 1))
+    if n % 2:
+        assert sorted(bye_in(boards) or 0 for boards in rounds) == list(range(1, n + 1))
+
+
+@pytest.mark.parametrize("n", range(4, 17, 2))
+def test_colours_are_balanced_and_the_last_seat_alternates(n: int) -> None:
+    rounds = berger_rounds(n)
+    whites = Counter(white for boards in rounds for white, _ in boards)
+    # n - 1 games each: n/2 Whites for seats 1..n/2 - 1 ... every seat has n/2 or n/2 - 1
+    assert set(whites.values()) <= {n // 2, n // 2 - 1}
+    assert sum(whites.values()) == n * (n - 1) // 2
+    last = ["w" if boards[0][0] == n else "b" for boards in rounds]
+    assert last == ["b" if r % 2 else "w" for r in range(1, n)]
+
+
+@pytest.mark.parametrize("n", range(3, 17))
+def test_a_double_round_robin_repeats_with_colours_reversed(n: int) -> None:
+    single, double = berger_rounds(n), berger_rounds(n, double=True)
+    assert double[: len(single)] == single
+    for first, second in zip(single, double[len(single):], strict=True):
+        assert second == [pair if BYE in pair else pair[::-1] for pair in first]
+
+
+@pytest.mark.parametrize("n", [0, 2, 17])
+def test_sizes_outside_three_to_sixteen_are_refused(n: int) -> None:
+    with pytest.raises(ValueError, match="3 to 16"):
+        berger_rounds(n)
