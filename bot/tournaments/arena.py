@@ -5,10 +5,10 @@ fire: from the next game on, a win scores 4 and a draw 2, until a game is not wo
 ends the streak is still doubled). A draw of fewer than 10 moves scores 0 and ends the streak.
 Berserk (half the clock, no increment) adds 1 to a win of at least 7 moves, on top of the doubling.
 
-Our reading of "moves", as lichess counts them: a move is one move by each side, so 10 moves are
-20 plies (half-moves). :attr:`ArenaGame.moves` is the number of moves both sides completed, half
-the plies rounded down (``ArenaGame.from_plies`` converts): a draw after 19 plies scores 0, after
-20 it counts; a berserk win needs 14 plies.
+Our reading of "moves" is lichess's: its server counts plies (half-moves), a draw of fewer than
+20 plies is a quick draw and a berserk win needs at least 14, so a move is one move by each side.
+:attr:`ArenaGame.moves` is the number of moves both sides completed, half the plies rounded down
+(``ArenaGame.from_plies`` converts): a draw after 19 plies scores 0, after 20 it counts.
 
 >>> arena_scores([ArenaGame("win", 30)] * 3).total
 8

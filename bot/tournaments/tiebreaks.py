@@ -121,7 +121,7 @@ def koya(history: History) -> dict[int, float]:
 def performance(history: History) -> dict[int, float]:
     """The linear performance rating over games played: the opponents' mean rating plus 500 x (wins - losses) / games.
 
-    (The formula lichess shows for arenas; no game played gives 0.)
+    (The formula lichess uses for an arena's performance; no game played gives 0.)
     """
     rating = {e.id: e.rating for e in history.entrants}
     result: dict[int, float] = {}
