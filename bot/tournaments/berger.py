@@ -18,7 +18,10 @@ ones; board ``k + 1`` has ``p + k`` (White) against ``p - k`` (Black), counted r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
+
+from bot.tournaments.records import Bye, Entrant, Pairing
 
 BYE: Final = 0  # the missing seat of an odd table: ``(seat, BYE)`` means ``seat`` has the bye
 MIN_PLAYERS: Final = 3
@@ -49,6 +52,25 @@ def bye_in(boards: list[tuple[int, int]]) -> int | None:
     (4, None)
     """
     return next((white for white, black in boards if black == BYE), None)
+
+
+def round_robin_round(entrants: Sequence[Entrant], r: int, double: bool = False) -> tuple[list[Pairing], Bye | None]:
+    """Round ``r`` (from 1) of a round robin as the history's values: seat ``i`` is ``entrants[i - 1]``.
+
+    The bye of an odd table is a pairing-allocated bye (FIDE C.05: the player drawn against the
+    missing seat scores as for a bye).
+
+    >>> ann, bob, cy = Entrant(1, "ann", 1600), Entrant(2, "bob", 1500), Entrant(3, "cy", 1400)
+    >>> round_robin_round([ann, bob, cy], 2)
+    ([Pairing(round=2, white=1, black=2, result=None)], Bye(round=2, player=3, kind='pairing'))
+    """
+    rounds = berger_rounds(len(entrants), double)
+    if not 1 <= r <= len(rounds):
+        raise ValueError(f"a round robin of {len(entrants)} has rounds 1 to {len(rounds)}, not {r}")
+    boards = rounds[r - 1]
+    seat = bye_in(boards)
+    pairings = [Pairing(r, entrants[w - 1].id, entrants[b - 1].id) for w, b in boards if b != BYE]
+    return pairings, None if seat is None else Bye(r, entrants[seat - 1].id, "pairing")
 
 
 def _round(seats: int, r: int, *, has_dummy: bool) -> list[tuple[int, int]]:

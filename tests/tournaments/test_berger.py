@@ -7,7 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from bot.tournaments.berger import BYE, berger_rounds, bye_in
+from bot.tournaments.berger import BYE, berger_rounds, bye_in, round_robin_round
+from bot.tournaments.records import Entrant, Pairing
 
 
 def _table(text: str) -> list[list[tuple[int, int]]]:
@@ -107,3 +108,25 @@ def test_a_double_round_robin_repeats_with_colours_reversed(n: int) -> None:
 def test_sizes_outside_three_to_sixteen_are_refused(n: int) -> None:
     with pytest.raises(ValueError, match="3 to 16"):
         berger_rounds(n)
+
+
+def test_a_round_as_the_historys_values() -> None:
+    players = [Entrant(10 + seat, f"p{seat}", 1500) for seat in range(1, 6)]
+    seen: set[frozenset[int]] = set()
+    byes = []
+    for r in range(1, 6):
+        pairings, bye = round_robin_round(players, r)
+        assert all(p.round == r and p.result is None for p in pairings)
+        assert bye is not None and bye.round == r and bye.kind == "pairing"
+        byes.append(bye.player)
+        seen |= {frozenset((p.white, p.black)) for p in pairings}
+    assert sorted(byes) == [11, 12, 13, 14, 15]
+    assert len(seen) == 10
+    pairings, bye = round_robin_round(players[:4], 2)
+    assert [(p.white, p.black) for p in pairings] == [(14, 13), (11, 12)] and bye is None
+    assert round_robin_round(players[:4], 6, double=True)[0] == [Pairing(6, 14, 12), Pairing(6, 11, 13)]  # 3 reversed
+
+
+def test_a_round_outside_the_table_is_refused() -> None:
+    with pytest.raises(ValueError, match="rounds 1 to 3"):
+        round_robin_round([Entrant(i, "x", 0) for i in range(4)], 4)
