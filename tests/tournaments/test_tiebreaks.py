@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import time
+from itertools import pairwise
+
 import pytest
 
-from bot.tournaments.records import Bye, Entrant, History, Pairing
+from bot.tournaments.records import Bye, ByeKind, Entrant, History, Pairing, Score
 from bot.tournaments.tiebreaks import (
+    System,
     buchholz,
     buchholz_cut1,
     direct_encounter,
@@ -132,3 +137,53 @@ def test_no_games_no_performance_and_empty_standings() -> None:
 def test_a_game_still_running_is_not_counted() -> None:
     event = History(PLAYERS[:2], (Pairing(1, 1, 2, "1-0"), Pairing(2, 2, 1)))
     assert buchholz(event) == {1: 0.0, 2: 1.0}
+
+
+def test_a_late_joiners_missing_round_counts_as_a_draw_for_their_opponents() -> None:
+    # R1: ann-bob 1-0, cy pairing bye, dee not yet in (no board, no bye); R2: ann-cy draw, bob-dee 0-1.
+    event = History(PLAYERS[:4], (Pairing(1, 1, 2, "1-0"), Pairing(2, 1, 3, "1/2-1/2"), Pairing(2, 2, 4, "0-1")),
+                    (Bye(1, 3, "pairing"),))
+    # Adjusted: ann 1.5, bob 0, cy 1 + 0.5 = 1.5, dee 0.5 (absent) + 1 = 1.5.
+    # ann: bob 0 + cy 1.5; bob: ann 1.5 + dee 1.5; cy: own 1.5 + ann 1.5; dee: own 1 + bob 0.
+    assert buchholz(event) == {1: 1.5, 2: 3.0, 3: 3.0, 4: 1.0}
+    assert sonneborn_berger(event) == {1: 0.75, 2: 0.0, 3: 2.25, 4: 0.0}
+
+
+def test_standings_of_random_events_are_sorted_and_ranked() -> None:
+    rng = random.Random(25)
+    results: list[Score] = ["1-0", "0-1", "1/2-1/2", "1-0F", "0-1F", "0-0F"]
+    kinds: list[ByeKind] = ["pairing", "half", "zero"]
+    systems: tuple[System, ...] = ("swiss", "roundrobin", "arena")
+    for _ in range(50):
+        players = tuple(Entrant(i, f"p{i}", rng.randint(1000, 2000)) for i in range(1, rng.randint(2, 20)))
+        pairings, byes = [], []
+        for r in range(1, rng.randint(1, 7)):
+            ids = [p.id for p in players]
+            rng.shuffle(ids)
+            if len(ids) % 2:
+                byes.append(Bye(r, ids.pop(), rng.choice(kinds)))
+            pairings += [Pairing(r, a, b, rng.choice(results)) for a, b in zip(ids[::2], ids[1::2], strict=True)]
+        event = History(players, tuple(pairings), tuple(byes))
+        for system in systems:
+            rows = standings(event, system)
+            assert sorted(r.player for r in rows) == [p.id for p in players]
+            keys = [(r.points, *r.tiebreaks.values()) for r in rows]
+            assert keys == sorted(keys, reverse=True)
+            for before, after in pairwise(rows):
+                same = (before.points, *before.tiebreaks.values()) == (after.points, *after.tiebreaks.values())
+                assert after.rank == (before.rank if same else rows.index(after) + 1)
+
+
+def test_standings_of_64_players_over_9_rounds_are_quick() -> None:
+    rng = random.Random(9)
+    players = tuple(Entrant(i, f"p{i}", 1500) for i in range(1, 65))
+    pairings = []
+    results: list[Score] = ["1-0", "0-1", "1/2-1/2"]
+    for r in range(1, 10):
+        ids = [p.id for p in players]
+        rng.shuffle(ids)
+        pairings += [Pairing(r, a, b, rng.choice(results)) for a, b in zip(ids[::2], ids[1::2], strict=True)]
+    event = History(players, tuple(pairings))
+    started = time.perf_counter()
+    standings(event, "swiss")
+    assert time.perf_counter() - started < 1.0
