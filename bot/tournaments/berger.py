@@ -28,13 +28,13 @@ MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 16
 
 
-def berger_rounds(n: int, double: bool = False) -> list[list[tuple[int, int]]]:
+def berger_rounds(n: int, double: bool = False, *, swap_last_two: bool = False) -> list[list[tuple[int, int]]]:
     """Every round of a round robin of ``n`` players (3-16), boards in FIDE's order.
 
     A double round robin plays the same table twice, the second cycle with colours reversed.
-    (FIDE recommends swapping the last two rounds of the first cycle so no one has the same colour
-    three times running across the cycles; we keep the tables as published and leave that to the
-    event's schedule.)
+    ``swap_last_two`` plays the first cycle's last two rounds in the other order, as FIDE recommends
+    for a double round robin: then no one has the same colour three times running where the cycles
+    meet. The default keeps the tables as published.
     """
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ValueError(f"a round robin takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
@@ -42,7 +42,8 @@ def berger_rounds(n: int, double: bool = False) -> list[list[tuple[int, int]]]:
     cycle = [_round(seats, r, has_dummy=seats != n) for r in range(1, seats)]
     if not double:
         return cycle
-    return cycle + [[_reversed(pair) for pair in boards] for boards in cycle]
+    first = [*cycle[:-2], cycle[-1], cycle[-2]] if swap_last_two else cycle
+    return first + [[_reversed(pair) for pair in boards] for boards in cycle]
 
 
 def bye_in(boards: list[tuple[int, int]]) -> int | None:
@@ -54,7 +55,8 @@ def bye_in(boards: list[tuple[int, int]]) -> int | None:
     return next((white for white, black in boards if black == BYE), None)
 
 
-def round_robin_round(entrants: Sequence[Entrant], r: int, double: bool = False) -> tuple[list[Pairing], Bye | None]:
+def round_robin_round(entrants: Sequence[Entrant], r: int, double: bool = False, *,
+                      swap_last_two: bool = False) -> tuple[list[Pairing], Bye | None]:
     """Round ``r`` (from 1) of a round robin as the history's values: seat ``i`` is ``entrants[i - 1]``.
 
     The bye of an odd table is a pairing-allocated bye (FIDE C.05: the player drawn against the
@@ -64,7 +66,7 @@ def round_robin_round(entrants: Sequence[Entrant], r: int, double: bool = False)
     >>> round_robin_round([ann, bob, cy], 2)
     ([Pairing(round=2, white=1, black=2, result=None)], Bye(round=2, player=3, kind='pairing'))
     """
-    rounds = berger_rounds(len(entrants), double)
+    rounds = berger_rounds(len(entrants), double, swap_last_two=swap_last_two)
     if not 1 <= r <= len(rounds):
         raise ValueError(f"a round robin of {len(entrants)} has rounds 1 to {len(rounds)}, not {r}")
     boards = rounds[r - 1]

@@ -51,6 +51,34 @@ PUBLISHED = {
         10-9 1-8 2-7 3-6 4-5
         5-10 6-4 7-3 8-2 9-1
     """,
+    12: """
+        1-12 2-11 3-10 4-9 5-8 6-7
+        12-7 8-6 9-5 10-4 11-3 1-2
+        2-12 3-1 4-11 5-10 6-9 7-8
+        12-8 9-7 10-6 11-5 1-4 2-3
+        3-12 4-2 5-1 6-11 7-10 8-9
+        12-9 10-8 11-7 1-6 2-5 3-4
+        4-12 5-3 6-2 7-1 8-11 9-10
+        12-10 11-9 1-8 2-7 3-6 4-5
+        5-12 6-4 7-3 8-2 9-1 10-11
+        12-11 1-10 2-9 3-8 4-7 5-6
+        6-12 7-5 8-4 9-3 10-2 11-1
+    """,
+    14: """
+        1-14 2-13 3-12 4-11 5-10 6-9 7-8
+        14-8 9-7 10-6 11-5 12-4 13-3 1-2
+        2-14 3-1 4-13 5-12 6-11 7-10 8-9
+        14-9 10-8 11-7 12-6 13-5 1-4 2-3
+        3-14 4-2 5-1 6-13 7-12 8-11 9-10
+        14-10 11-9 12-8 13-7 1-6 2-5 3-4
+        4-14 5-3 6-2 7-1 8-13 9-12 10-11
+        14-11 12-10 13-9 1-8 2-7 3-6 4-5
+        5-14 6-4 7-3 8-2 9-1 10-13 11-12
+        14-12 13-11 1-10 2-9 3-8 4-7 5-6
+        6-14 7-5 8-4 9-3 10-2 11-1 12-13
+        14-13 1-12 2-11 3-10 4-9 5-8 6-7
+        7-14 8-6 9-5 10-4 11-3 12-2 13-1
+    """,
 }
 
 
@@ -130,3 +158,25 @@ def test_a_round_as_the_historys_values() -> None:
 def test_a_round_outside_the_table_is_refused() -> None:
     with pytest.raises(ValueError, match="rounds 1 to 3"):
         round_robin_round([Entrant(i, "x", 0) for i in range(4)], 4)
+
+
+def _longest_run_of_one_colour(rounds: list[list[tuple[int, int]]], n: int) -> int:
+    longest = 0
+    for seat in range(1, n + 1):
+        colours = [("w" if w == seat else "b") for boards in rounds for w, b in boards if seat in (w, b)]
+        run = 0
+        for i, colour in enumerate(colours):
+            run = run + 1 if i and colour == colours[i - 1] else 1
+            longest = max(longest, run)
+    return longest
+
+
+@pytest.mark.parametrize("n", range(4, 17, 2))
+def test_swapping_the_last_two_rounds_avoids_three_same_colours_in_a_row(n: int) -> None:
+    plain = berger_rounds(n, double=True)
+    swapped = berger_rounds(n, double=True, swap_last_two=True)
+    assert _longest_run_of_one_colour(plain, n) == 3
+    assert _longest_run_of_one_colour(swapped, n) == 2
+    assert swapped[: n - 3] == plain[: n - 3] and swapped[n - 1:] == plain[n - 1:]
+    assert (swapped[n - 3], swapped[n - 2]) == (plain[n - 2], plain[n - 3])
+    assert berger_rounds(n, swap_last_two=True) == berger_rounds(n)  # a single cycle is as published
