@@ -77,7 +77,7 @@ def standings(history: History, system: System, *, points: Mapping[int, float] |
     order = sorted(entrants, key=lambda e: tuple(-v for v in keys[e.id]))
     rows: list[Row] = []
     for place, entrant in enumerate(order, start=1):
-        shared = rows and keys[rows[-1].player] == keys[entrant.id]
+        shared = bool(rows) and keys[rows[-1].player] == keys[entrant.id]
         rows.append(Row(rows[-1].rank if shared else place, entrant.id, entrant.name, score[entrant.id],
                         {name: values[name][entrant.id] for name in TIEBREAKS[system]}))
     return rows
@@ -96,7 +96,8 @@ def buchholz_cut1(history: History) -> dict[int, float]:
 
 
 def sonneborn_berger(history: History) -> dict[int, float]:
-    """The sum, round by round, of the opponent's adjusted score times the points scored against them."""
+    """The sum, round by round, of the opponent's adjusted score times the points scored against them
+    (for an unplayed round, the dummy opponent's: the player's own score)."""
     adjusted = _adjusted_scores(history)
     own = {e.id: history.points(e.id) for e in history.entrants}
     return {player: sum((adjusted[opponent] if kind == "played" and opponent is not None else own[player]) * pts
