@@ -99,6 +99,21 @@ def test_three_players_have_one_pairing_allocated_bye_each() -> None:
     assert sorted(b.player for b in history.byes) == [1, 2, 3]
 
 
+def test_only_the_final_round_lets_two_topscorers_meet_when_both_must_have_white() -> None:
+    # After three rounds 1 (2.5 points) and 4 (2) both played Black twice in a row (an absolute
+    # preference for White). C.3 keeps such players apart, except topscorers in the last round.
+    players = (Entrant(1, "p1", 1998), Entrant(2, "p2", 1855), Entrant(3, "p3", 1506), Entrant(4, "p4", 1732),
+               Entrant(5, "p5", 1311), Entrant(6, "p6", 1456), Entrant(7, "p7", 1322))
+    games = (Pairing(1, 1, 3, "1/2-1/2"), Pairing(1, 6, 2, "1/2-1/2"), Pairing(1, 4, 7, "1/2-1/2"),
+             Pairing(2, 5, 1, "0-1"), Pairing(2, 2, 4, "1/2-1/2"), Pairing(2, 3, 6, "0-1"),
+             Pairing(3, 7, 1, "0-1"), Pairing(3, 6, 4, "0-1"), Pairing(3, 2, 5, "1/2-1/2"))
+    history = History(players, games, (Bye(1, 5, "pairing"), Bye(2, 7, "pairing"), Bye(3, 3, "pairing")))
+    assert colours(history, 1)[-2:] == colours(history, 4)[-2:] == ["b", "b"]
+    assert pair_round(history, 4, rounds_total=4).boards[0] == (1, 4)  # 4 has Black a third time
+    not_last = pair_round(history, 4, rounds_total=5)
+    assert (1, 4) not in not_last.boards and (4, 1) not in not_last.boards
+
+
 def test_a_history_that_cannot_be_paired_on_is_refused() -> None:
     players = field(1900, 1800, 1700, 1600)
     unfinished = History(players, (Pairing(1, 1, 3), Pairing(1, 4, 2, "1-0")))
