@@ -101,10 +101,11 @@ class Scheduler:
         return self._task
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        task, self._task = self._task, None
+        # Cancelled until it is done: a job may have caught one cancel (a library that swallows
+        # it) and gone on; a scheduler that is stopped must not keep running.
+        while task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1.0)
+        if task is not None and not task.cancelled() and task.exception() is not None:
+            log.error("the scheduler had stopped with an error", exc_info=task.exception())

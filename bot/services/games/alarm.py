@@ -58,6 +58,9 @@ class DeadlineWake:
         return None if due is None else (due - now).total_seconds()
 
     async def wait(self, seconds: float) -> None:
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow a cancel that comes
+        # as its timeout fires, and the scheduler being stopped would then sleep on for ever.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._heard.wait(), timeout=seconds)
+            async with asyncio.timeout(seconds):
+                await self._heard.wait()
         self._heard.clear()
