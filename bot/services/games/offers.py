@@ -120,5 +120,4 @@ async def _take_back(table: Table, ctx: Context, game: Game, board: Board, reque
     notices, (reply,) = table.answers(ctx, [await table.game_reply(ctx, after, board, "undone")])
     game = await table.storage.undo_moves(game.id, game.version, n, changes, notices=notices)
     table.remember(game, board)
-    table.stored(game)
     return [reply]

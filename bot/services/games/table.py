@@ -125,9 +125,9 @@ class Table:
 
     def remember(self, game: Game, board: Board) -> None:
         """After ``game`` was stored: keeps the board of an open game for its next message
-        (forgets a finished one) and tells the change feed."""
+        (forgets a finished one) and tells who listens (``stored``)."""
         self._keep(game, board)
-        self.feed.publish(game.id, game.version)
+        self.stored(game)
 
     def _keep(self, game: Game, board: Board) -> None:
         if not game.is_open:
@@ -293,13 +293,14 @@ class Table:
             game = await self.storage.append_move(game.id, game.version, move, changes, ratings=ratings,
                                                   notices=notices)
         self.remember(game, board)
-        self.stored(game)
         if reply is None:
             reply = await self.game_reply(ctx, game, board, event, last=last)
         return game, reply
 
     def stored(self, game: Game) -> None:
-        """A change of ``game`` is stored: a live game's new deadline wakes the scheduler."""
+        """A change of ``game`` is stored: the change feed hears of it (the web board's watchers),
+        and a live game's new deadline wakes the scheduler."""
+        self.feed.publish(game.id, game.version)
         if game.time_control is not None:
             self.bell.ring()
 
@@ -345,7 +346,7 @@ class Table:
         """Stores ``changes`` with ``reply``, their answer, kept in the outbox."""
         notices, (reply,) = self.answers(ctx, [reply])
         game = await self.storage.update_game(game.id, game.version, changes, notices=notices)
-        self.feed.publish(game.id, game.version)
+        self.stored(game)
         return game, reply
 
     # --- the outbox -------------------------------------------------------------------
