@@ -1,0 +1,293 @@
+"""The round lifecycle of a Swiss and a round robin (docs/tournaments.md 2.4): start, a round's
+window closed, the last round over (the end), the next round paired.
+
+``step`` does the first of these that applies to the event as read, and says whether it did
+one (``advance`` then reads again). Each writes in one transaction with a compare-and-set on
+the event's version, so a step repeated by another process, or after a crash, stores nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from makruk import starting_fen
+from storage.records import (
+    Bye,
+    EntrantRow,
+    Game,
+    NewBoard,
+    NewGame,
+    NewNotice,
+    NewRound,
+    Seat,
+    TimeControl,
+    Tournament,
+    TournamentChanges,
+    TournamentState,
+)
+
+from ...messages import GameView, Incoming, User
+from ...tournaments import berger
+from ...tournaments.records import History
+from ...tournaments.swiss import Unpairable, pair_round
+from ..games import live
+from ..games.context import Context
+from ..games.table import Notify, side_to_move
+from ..games.timing import turn_times
+from . import history, notices, reminders
+
+if TYPE_CHECKING:
+    from .service import TournamentService
+
+MIN_ENTRANTS = {"swiss": 2, "roundrobin": berger.MIN_PLAYERS, "arena": 2}
+FORFEITS_TO_WITHDRAW = 2
+ROUND_REMINDER = timedelta(days=1)  # ``r<N>:day``: a day before a correspondence round's window closes
+
+
+async def step(service: TournamentService, state: TournamentState) -> bool:
+    event = state.tournament
+    now = service.table.clock.now()
+    if event.status == "announced":
+        if event.starts is not None and event.starts <= now:
+            await start(service, state)
+            return True
+        return await reminders.before_start(service, state, now)
+    if event.status != "running":
+        return False
+    if event.last_round:
+        still = history.open_boards(state, event.last_round)
+        if still:
+            window = _round(state, event.last_round)
+            if window is not None and window.window_ends is not None and window.window_ends <= now:
+                await close_window(service, state, [b.game_id for b in still if b.game_id is not None])
+                return True
+            return await reminders.before_window(service, state, now)
+    if event.last_round >= rounds_total(event, state):
+        await finish(service, state)
+        return True
+    return await pair_next(service, state)
+
+
+def rounds_total(event: Tournament, state: TournamentState) -> int:
+    if event.rounds is not None:
+        return event.rounds
+    seats = sum(1 for e in state.entrants if e.seat is not None)
+    return len(berger.berger_rounds(seats, event.cycles == 2)) if seats >= berger.MIN_PLAYERS else 0
+
+
+# --- start -------------------------------------------------------------------------------------
+
+async def start(service: TournamentService, state: TournamentState) -> None:
+    """The event starts: with too few entrants it is cancelled; else each entrant's rating of
+    the event's variant and speed is taken, a round robin's seats are drawn (the same every
+    time: a shuffle seeded by the event's salt) and its number of rounds follows."""
+    event = state.tournament
+    table = service.table
+    now = table.clock.now()
+    active = [e for e in state.entrants if not e.withdrawn]
+    language = await service.language_of(event.platform, event.channel)
+    if len(active) < MIN_ENTRANTS[event.pairing_system]:
+        reply = table.present.info(language, "tournament.too_few", kind="tournament_cancelled", id=event.id,
+                                   least=MIN_ENTRANTS[event.pairing_system])
+        await table.storage.change_tournament(event.id, event.version, TournamentChanges(status="cancelled",
+                                              next_at=None), notices=[notices.notice(event, "tournament_cancelled",
+                                                                                     reply, "x")])
+        return
+    speed = "live" if event.clock_initial is not None else "correspondence"
+    seats: dict[int, int] = {}
+    if event.pairing_system == "roundrobin":
+        order = sorted(e.player_id for e in active)
+        random.Random(event.salt).shuffle(order)
+        seats = {player: n for n, player in enumerate(order, start=1)}
+    entrants = []
+    for entrant in active:
+        rating = await table.storage.get_rating(entrant.player_id, event.variant, speed)
+        entrants.append(dataclasses.replace(entrant, rating=round(rating.rating), seat=seats.get(entrant.player_id)))
+    rounds = event.rounds
+    if event.pairing_system == "roundrobin":
+        rounds = len(berger.berger_rounds(len(active), event.cycles == 2))
+    changes = TournamentChanges(status="running", starts=event.starts or now, rounds=rounds, next_at=None)
+    await table.storage.change_tournament(event.id, event.version, changes, entrants=entrants)
+
+
+# --- a round's window --------------------------------------------------------------------------
+
+async def close_window(service: TournamentService, state: TournamentState, game_ids: Sequence[int]) -> None:
+    """The round's window closed with these games still open: each ends as the event's rules
+    say (``draw`` by default, or ``loss`` for the side to move), unrated, under its chat's lock."""
+    event = state.tournament
+    table = service.table
+    async with table.lock(event.platform, event.channel):
+        for game_id in game_ids:
+            game = await table.storage.get_game(game_id)
+            if not game.is_open:
+                continue
+            board = table.board(game)
+            if event.window_end == "loss":
+                result = "0-1" if side_to_move(board) == "w" else "1-0"
+            else:
+                result = "1/2-1/2"
+            ctx = await _system_context(service, game)
+            await table.finish(ctx, game, board, result, "round_window", rated=False,
+                               notify=Notify("tournament_result", push=False))
+
+
+async def _system_context(service: TournamentService, game: Game) -> Context:
+    settings = await service.storage.get_channel_settings(game.platform, game.channel)
+    language = settings.language or service.table.default_language(game.platform)
+    ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language, settings)
+    ctx.game, ctx.board = game, service.table.board(game)
+    return ctx
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+async def finish(service: TournamentService, state: TournamentState, *, unpairable: bool = False) -> None:
+    """The event is over: finished, with the final standings naming the winner."""
+    event = state.tournament
+    names = await service.names(state)
+    language = await service.language_of(event.platform, event.channel)
+    reply = notices.standings_reply(service.table.catalog, language, event, history.history_of(state, names),
+                                    event.last_round, final=True)
+    if unpairable:
+        reply = dataclasses.replace(reply, text=service.table.catalog.text(language, "tournament.unpairable",
+                                                                          round=event.last_round + 1) + "\n" + reply.text)
+    await service.storage.change_tournament(event.id, event.version, TournamentChanges(status="finished", next_at=None),
+                                            notices=[notices.notice(event, "tournament_standings", reply, "f")])
+
+
+# --- pairing the next round --------------------------------------------------------------------
+
+async def pair_next(service: TournamentService, state: TournamentState) -> bool:
+    event = state.tournament
+    table = service.table
+    number = event.last_round + 1
+    names = await service.names(state)
+    lost = history.forfeits(state)
+    leaving = tuple(sorted(p for p in history.active_ids(state) if lost.get(p, 0) >= FORFEITS_TO_WITHDRAW))
+    past = history.history_of(state, names)
+    if leaving:
+        past = dataclasses.replace(past, withdrawn=past.withdrawn | frozenset(leaving))
+    loop = asyncio.get_running_loop()
+    try:
+        pairs, bye = await loop.run_in_executor(service.executor, functools.partial(
+            _pairing, event, state, past, number, rounds_total(event, state)))
+    except Unpairable:
+        await finish(service, state, unpairable=True)
+        return True
+    now = table.clock.now()
+    settings = await table.storage.get_channel_settings(event.platform, event.channel)
+    boards = []
+    for n, (white, black) in enumerate(pairs, start=1):
+        score = _unplayed(white, black, past.withdrawn)
+        game = None if score is not None else _new_game(service, event, settings, white, black, now)
+        boards.append(NewBoard(n, white, black, game=game, score=score))
+    window_ends = None
+    if event.clock_initial is None and event.window_seconds is not None:
+        window_ends = now + timedelta(seconds=event.window_seconds)
+    byes = (Bye(number, bye, "pairing"),) if bye is not None else ()
+    new_round = NewRound(number=number, boards=tuple(boards), byes=byes, withdrawn=leaving, window_ends=window_ends,
+                         next_at=reminders.next_at_in_round(window_ends, now))
+    language = settings.language or table.default_language(event.platform)
+    players = await table.storage.get_players(list(names))
+    users = {pid: User(p.user_id, p.display_name) for pid, p in players.items()}
+    standings = notices.standings_reply(table.catalog, language, event, past, event.last_round, final=False) \
+        if event.last_round else None
+
+    def told(games: Sequence[Game]) -> list[NewNotice]:
+        by_board = {(g.white.player_id if g.white else None, g.black.player_id if g.black else None): g
+                    for g in games}
+        shown = [(w, b, by_board[(w, b)].id if (w, b) in by_board else None) for w, b in pairs]
+        rows: list[NewNotice] = []
+        if standings is not None:
+            rows.append(notices.notice(event, "tournament_standings", standings, f"s{event.last_round}"))
+        paired_users = {p: users[p] for w, b, _ in shown for p in (w, b) if p in users}
+        rows.append(notices.notice(event, "tournament_pairings", notices.pairings_reply(
+            table.catalog, language, event, number, shown, bye, names, paired_users), f"r{number}"))
+        for n, (w, b, game_id) in enumerate(shown, start=1):
+            if game_id is None:
+                continue
+            view = _view(by_board[(w, b)], names, users)
+            mentions = tuple(users[p] for p in (w, b) if p in users)
+            rows.append(notices.notice(event, "tournament_game", notices.game_reply(
+                table.catalog, language, event, number, n, view, mentions), f"g{game_id}"))
+        return rows
+
+    games = await table.storage.store_round(event.id, event.version, new_round, answer=told)
+    for game in games:
+        table.stored(game)
+    return True
+
+
+def _pairing(event: Tournament, state: TournamentState, past: History, number: int,
+             total: int) -> tuple[list[tuple[int, int]], int | None]:
+    """Round ``number``'s boards (White, Black) and its bye: run off the event loop."""
+    if event.pairing_system == "roundrobin":
+        by_seat = {e.seat: e.player_id for e in state.entrants if e.seat is not None}
+        seated = [next(x for x in past.entrants if x.id == by_seat[s]) for s in sorted(by_seat)]
+        pairings, bye = berger.round_robin_round(seated, number, event.cycles == 2, swap_last_two=True)
+        given = None if bye is None or bye.player in past.withdrawn else bye.player
+        return [(p.white, p.black) for p in pairings], given
+    paired = pair_round(past, number, rounds_total=total)
+    return list(paired.boards), paired.bye
+
+
+def _unplayed(white: int, black: int, withdrawn: frozenset[int]) -> str | None:
+    """A round robin's board of a player who left: decided without a game."""
+    if white in withdrawn and black in withdrawn:
+        return "0-0F"
+    if white in withdrawn:
+        return "0-1F"
+    if black in withdrawn:
+        return "1-0F"
+    return None
+
+
+def _new_game(service: TournamentService, event: Tournament, settings, white: int, black: int,  # noqa: ANN001
+              now: datetime) -> NewGame:
+    control = None
+    if event.clock_initial is not None and event.clock_increment is not None:
+        control = TimeControl(event.clock_initial, event.clock_increment)
+    if control is not None:
+        clocks, deadline = live.starting_clocks(control, now, tournament=True)
+        remind_at = None
+        move_seconds = service.table.settings.move_seconds
+    else:
+        clocks = None
+        move_seconds = event.move_seconds or service.table.settings.move_seconds
+        deadline, remind_at = turn_times(now, move_seconds)
+    return NewGame(
+        platform=event.platform, channel=event.channel, community=event.community or event.channel,
+        white=Seat.human(white), black=Seat.human(black), variant=event.variant,
+        start_fen=starting_fen(event.variant), promotion=settings.promotion or "forced",
+        perpetual=settings.perpetual or "forbid", move_seconds=move_seconds, rated=event.rated,
+        created_by=event.created_by, status="active", deadline=deadline, remind_at=remind_at,
+        time_control=control, clocks=clocks, tournament_id=event.id,
+    )
+
+
+def _view(game: Game, names: dict[int, str], users: dict[int, User]) -> GameView:
+    white = game.white.player_id if game.white else None
+    black = game.black.player_id if game.black else None
+    turn = "b" if len(game.start_fen.split()) > 1 and game.start_fen.split()[1] == "b" else "w"
+    mover = white if turn == "w" else black
+    clocks = None
+    if game.clocks is not None:
+        clocks = (game.clocks.white_ms, game.clocks.black_ms, None)
+    return GameView(id=game.id, fen=game.start_fen, turn=turn, ply=0, result=None, reason=None,
+                    white=names.get(white or 0, "?"), black=names.get(black or 0, "?"), status="active",
+                    to_move=users[mover].id if mover in users else None, variant=game.variant, clocks=clocks)
+
+
+def _round(state: TournamentState, number: int):  # noqa: ANN202
+    return next((r for r in state.rounds if r.number == number), None)
+
+
+def entrant_rows(state: TournamentState) -> dict[int, EntrantRow]:
+    return {e.player_id: e for e in state.entrants}
