@@ -105,7 +105,9 @@ class ConsoleChat:
         started = reply.game is not None and reply.game.status == "active" and (reply.game.ply == 0 or board)
         links = await self.links(reply.game.id) if self.web and started and reply.game else None
         if self.as_json:
-            game = reply.game or await self.games.channel_game("console", CHANNEL)
+            game = reply.game
+            if game is None and not reply.kind.startswith("tournament_"):  # an event's notice is about no one game
+                game = await self.games.channel_game("console", CHANNEL)
             record = {
                 "kind": reply.kind,
                 "text": reply.text,
@@ -113,7 +115,7 @@ class ConsoleChat:
                 "image": str(image_path) if image_path else None,
                 "game": game.as_dict() if game else None,
             }
-            self.out.write(json.dumps(record | (links or {}), ensure_ascii=False) + "\n")
+            self.out.write(json.dumps(record | (reply.data or {}) | (links or {}), ensure_ascii=False) + "\n")
         else:
             for line in reply.text.splitlines() or [""]:
                 self.out.write(f"bot: {line}\n")

@@ -9,11 +9,12 @@ the game service settles it once the chat's lock is released.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from storage import TournamentBusy
-from storage.records import Bye, EntrantRow, NewTournament, Tournament, TournamentChanges
+from storage import NotFound
+from storage.records import Bye, EntrantRow, NewTournament, Tournament
 
 from ...messages import Reply
 from ..errors import Refusal
@@ -76,14 +77,11 @@ async def new(service: TournamentService, ctx: Context, args: Sequence[str]) -> 
                          community=ctx.msg.community or ctx.msg.channel, salt=secrets.token_hex(3), created_by=me.id,
                          next_at=reminders.first_next_at(spec.live, spec.starts, now))
 
-    def announced(event: Tournament) -> list[Reply]:
-        return [_info(service, ctx, "tournament.announced", event, **_rules_fields(service, ctx, event))]
-    keep, shown = table.answer_with(ctx, announced)
     try:
-        await service.storage.create_tournament(made, answer=keep)
+        event = await service.storage.create_tournament(made)
     except TournamentBusy as busy:
         raise Refusal("tournament_busy", id=busy.tournament_id or "?") from None
-    return shown
+    return [_info(service, ctx, "tournament.announced", event, **_rules_fields(service, ctx, event))]
 
 
 # --- entering and leaving ----------------------------------------------------------------------
@@ -158,7 +156,7 @@ async def start_now(service: TournamentService, ctx: Context) -> list[Reply]:
         raise Refusal("already_started", id=event.id)
     now = service.table.clock.now()
     reply = _info(service, ctx, "tournament.starting", event)
-    replies = await _change(service, ctx, event, [reply], changes=TournamentChanges(starts=now, next_at=now))
+    replies = await _change(service, ctx, event, [reply], changes={"starts": now, "next_at": now})
     service.poke(event.id)  # started, and paired, once the chat's lock is released
     return replies
 
@@ -166,7 +164,7 @@ async def start_now(service: TournamentService, ctx: Context) -> list[Reply]:
 async def cancel(service: TournamentService, ctx: Context) -> list[Reply]:
     event = await _organized(service, ctx)
     reply = _info(service, ctx, "tournament.cancelled", event)
-    return await _change(service, ctx, event, [reply], changes=TournamentChanges(status="cancelled", next_at=None))
+    return await _change(service, ctx, event, [reply], changes={"status": "cancelled", "next_at": None})
 
 
 async def forbid(service: TournamentService, ctx: Context) -> list[Reply]:
@@ -211,10 +209,10 @@ async def _event(service: TournamentService, ctx: Context, args: Sequence[str]) 
     if args:
         if not args[0].lstrip("#").isdigit():
             raise Refusal("bad_option", option=args[0][:20])
-        event = await service.storage.tournament(int(args[0].lstrip("#")))
-        if event is None:
-            raise Refusal("no_tournament")
-        return event
+        try:
+            return await service.storage.tournament(int(args[0].lstrip("#")))
+        except NotFound:
+            raise Refusal("no_tournament") from None
     return await _open_event(service, ctx)
 
 
@@ -234,11 +232,11 @@ async def _organized(service: TournamentService, ctx: Context) -> Tournament:
 
 
 async def _change(service: TournamentService, ctx: Context, event: Tournament, replies: list[Reply], *,
-                  changes: TournamentChanges | None = None, entrants: Sequence[EntrantRow] = (),
+                  changes: Mapping[str, object] | None = None, entrants: Sequence[EntrantRow] = (),
                   byes: Sequence[Bye] = (), forbidden: Sequence[tuple[int, int]] = ()) -> list[Reply]:
     """Stores a change of ``event`` with its answer (``replies``)."""
     rows, shown = service.table.answers(ctx, replies)
-    await service.storage.change_tournament(event.id, event.version, changes or TournamentChanges(),
+    await service.storage.change_tournament(event.id, event.version, changes,
                                             entrants=entrants, byes=byes, forbidden=forbidden, notices=rows)
     return shown
 

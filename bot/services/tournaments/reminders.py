@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from storage.records import TournamentChanges, TournamentState
+from storage.records import TournamentState
 
 from ...messages import Reply, User
 from . import history, notices
@@ -60,12 +60,11 @@ async def before_start(service: TournamentService, state: TournamentState, now: 
                                            id=event.id, minutes=minutes)
         reply = _with_role(reply, event.role)
         sent = await service.storage.record_reminders(
-            event.id, [(mark, mark != nearest) for mark in due],
-            [notices.notice(event, "tournament_reminder", reply, f"m{nearest}")])
+            event.id, due, {nearest: [notices.notice(event, "tournament_reminder", reply, f"m{nearest}")]})
         did = bool(sent)
     wanted = min([at for _, at in marks if at > now], default=event.starts)
     if event.next_at != wanted:
-        await service.storage.change_tournament(event.id, event.version, TournamentChanges(next_at=wanted))
+        await service.storage.change_tournament(event.id, event.version, {"next_at": wanted})
         return True
     return did
 
@@ -85,12 +84,12 @@ async def before_window(service: TournamentService, state: TournamentState, now:
                                            when=service.table.present.when(language, round_row.window_ends))
         reply = Reply(**{**vars(reply), "mentions": tuple(User(p.user_id, p.display_name) for p in players.values())})
         mark = f"r{event.last_round}:day"
-        sent = await service.storage.record_reminders(event.id, [(mark, False)],
-                                                      [notices.notice(event, "tournament_reminder", reply, f"m{mark}")])
+        sent = await service.storage.record_reminders(
+            event.id, [mark], {mark: [notices.notice(event, "tournament_reminder", reply, f"m{mark}")]})
         did = bool(sent)
     wanted = next_at_in_round(round_row.window_ends, now)
     if event.next_at != wanted:
-        await service.storage.change_tournament(event.id, event.version, TournamentChanges(next_at=wanted))
+        await service.storage.change_tournament(event.id, event.version, {"next_at": wanted})
         return True
     return did
 

@@ -45,20 +45,18 @@ async def weekly(service: TournamentService, ctx: Context, args: tuple[str, ...]
         raise Refusal("not_organizer", id="-")
     spec = grammar.parse_rota(table.catalog, args, now=table.clock.now(), zone=await zone_of(service, ctx))
     if spec is None:
-        stopped = await service.storage.stop_rota(ctx.msg.platform, ctx.msg.channel)
-        if not stopped:
-            raise Refusal("no_rota")
         reply = table.present.info(ctx.language, "tournament.rota_off", kind="tournament")
     else:
-        await service.storage.add_rota(
-            ctx.msg.platform, ctx.msg.channel, ctx.msg.community or ctx.msg.channel, spec.weekday, spec.time,
-            spec.zone, json.dumps(_spec_json(spec.event)), me.id)
         reply = table.present.info(ctx.language, "tournament.rota", kind="tournament",
                                    day=table.present.t(ctx.language, f"weekday.{spec.weekday}"),
                                    time=spec.time.strftime("%H:%M"), zone=spec.zone)
+        rows, shown = table.answers(ctx, [reply])
+        await service.storage.add_rota(ctx.msg.platform, ctx.msg.channel, spec.weekday, spec.time, spec.zone,
+                                       json.dumps(_spec_json(spec.event)), me.id,
+                                       community=ctx.msg.community or ctx.msg.channel, notices=rows)
+        return shown
     rows, shown = table.answers(ctx, [reply])
-    if rows:
-        await service.storage.add_notices(rows)
+    await service.storage.stop_rota(ctx.msg.platform, ctx.msg.channel, notices=rows)
     return shown
 
 
@@ -85,7 +83,7 @@ def next_date(rota: Rota, now: datetime) -> tuple[date, datetime]:
 async def tick(service: TournamentService, platform: Platform | None) -> None:
     """Announces each rota's next event once it is a day ahead."""
     now = service.table.clock.now()
-    for rota in await service.storage.due_rotas(now + AHEAD, platform=platform):
+    for rota in await service.storage.due_rotas(now, platform=platform):
         day, starts = next_date(rota, now)
         if starts - now > AHEAD:
             continue

@@ -28,7 +28,6 @@ from storage.records import (
     Seat,
     TimeControl,
     Tournament,
-    TournamentChanges,
     TournamentState,
 )
 
@@ -95,9 +94,8 @@ async def start(service: TournamentService, state: TournamentState) -> None:
     if len(active) < MIN_ENTRANTS[event.pairing_system]:
         reply = table.present.info(language, "tournament.too_few", kind="tournament_cancelled", id=event.id,
                                    least=MIN_ENTRANTS[event.pairing_system])
-        await table.storage.change_tournament(event.id, event.version, TournamentChanges(status="cancelled",
-                                              next_at=None), notices=[notices.notice(event, "tournament_cancelled",
-                                                                                     reply, "x")])
+        await table.storage.change_tournament(event.id, event.version, {"status": "cancelled", "next_at": None},
+                                              notices=[notices.notice(event, "tournament_cancelled", reply, "x")])
         return
     speed = "live" if event.clock_initial is not None else "correspondence"
     seats: dict[int, int] = {}
@@ -112,7 +110,7 @@ async def start(service: TournamentService, state: TournamentState) -> None:
     rounds = event.rounds
     if event.pairing_system == "roundrobin":
         rounds = len(berger.berger_rounds(len(active), event.cycles == 2))
-    changes = TournamentChanges(status="running", starts=event.starts or now, rounds=rounds, next_at=None)
+    changes = {"status": "running", "starts": event.starts or now, "rounds": rounds, "next_at": None}
     await table.storage.change_tournament(event.id, event.version, changes, entrants=entrants)
 
 
@@ -158,7 +156,7 @@ async def finish(service: TournamentService, state: TournamentState, *, unpairab
     if unpairable:
         reply = dataclasses.replace(reply, text=service.table.catalog.text(language, "tournament.unpairable",
                                                                           round=event.last_round + 1) + "\n" + reply.text)
-    await service.storage.change_tournament(event.id, event.version, TournamentChanges(status="finished", next_at=None),
+    await service.storage.change_tournament(event.id, event.version, {"status": "finished", "next_at": None},
                                             notices=[notices.notice(event, "tournament_standings", reply, "f")])
 
 
@@ -219,7 +217,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
                 table.catalog, language, event, number, n, view, mentions), f"g{game_id}"))
         return rows
 
-    games = await table.storage.store_round(event.id, event.version, new_round, answer=told)
+    _, games = await table.storage.store_round(event.id, event.version, new_round, answer=told)
     for game in games:
         table.stored(game)
     return True
