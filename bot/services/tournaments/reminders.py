@@ -10,12 +10,12 @@ skipped but the nearest one; none is sent after the start.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from storage.records import TournamentState
 
 from ...messages import Reply, User
-from . import history, notices
+from . import history, notices, present
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -55,10 +55,10 @@ async def before_start(service: TournamentService, state: TournamentState, now: 
     if due:
         language = await service.language_of(event.platform, event.channel)
         nearest = due[-1]
-        minutes = round((event.starts - now).total_seconds() / 60)
-        reply = service.table.present.info(language, f"tournament.reminder.{nearest}", kind="tournament_reminder",
-                                           id=event.id, minutes=minutes)
-        reply = _with_role(reply, event.role)
+        text = present.reminder_text(present.texts(service.table.catalog, language),
+                                     await notices.view(service, event, state), nearest)
+        reply = Reply(kind="tournament_reminder", text=text, language=language,
+                      data={"role": event.role} if event.role else None)
         sent = await service.storage.record_reminders(
             event.id, due, {nearest: [notices.notice(event, "tournament_reminder", reply, f"m{nearest}")]})
         did = bool(sent)
@@ -79,11 +79,13 @@ async def before_window(service: TournamentService, state: TournamentState, now:
         players = await service.storage.get_players([p for b in history.open_boards(state, event.last_round)
                                                      for p in (b.white, b.black)])
         language = await service.language_of(event.platform, event.channel)
-        reply = service.table.present.info(language, "tournament.reminder.window", kind="tournament_reminder",
-                                           id=event.id, round=event.last_round,
-                                           when=service.table.present.when(language, round_row.window_ends))
-        reply = Reply(**{**vars(reply), "mentions": tuple(User(p.user_id, p.display_name) for p in players.values())})
         mark = f"r{event.last_round}:day"
+        text = present.reminder_text(present.texts(service.table.catalog, language),
+                                     await notices.view(service, event, state), mark,
+                                     still_playing=[p.display_name for p in players.values()],
+                                     window_ends=round_row.window_ends)
+        reply = Reply(kind="tournament_reminder", text=text, language=language,
+                      mentions=tuple(User(p.user_id, p.display_name) for p in players.values()))
         sent = await service.storage.record_reminders(
             event.id, [mark], {mark: [notices.notice(event, "tournament_reminder", reply, f"m{mark}")]})
         did = bool(sent)
@@ -93,10 +95,3 @@ async def before_window(service: TournamentService, state: TournamentState, now:
         return True
     return did
 
-
-def _with_role(reply: Reply, role: str | None) -> Reply:
-    if role is None:
-        return reply
-    data: dict[str, Any] = dict(reply.data or {})
-    data["role"] = role
-    return Reply(**{**vars(reply), "data": data})

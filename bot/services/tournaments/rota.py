@@ -20,7 +20,7 @@ from storage.records import NewTournament, Rota, TimeControl
 from ...messages import Platform, Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import events, grammar, reminders
+from . import events, grammar, present, reminders
 from .organizers import may_organize_rota
 
 if TYPE_CHECKING:
@@ -44,12 +44,11 @@ async def weekly(service: TournamentService, ctx: Context, args: tuple[str, ...]
     if not may_organize_rota(me.id, ctx.msg):
         raise Refusal("not_organizer", id="-")
     spec = grammar.parse_rota(table.catalog, args, now=table.clock.now(), zone=await zone_of(service, ctx))
+    t = present.texts(table.catalog, ctx.language)
     if spec is None:
-        reply = table.present.info(ctx.language, "tournament.rota_off", kind="tournament")
+        reply = Reply(kind="tournament", text=t("tournament.rota.stopped"), language=ctx.language)
     else:
-        reply = table.present.info(ctx.language, "tournament.rota", kind="tournament",
-                                   day=table.present.t(ctx.language, f"weekday.{spec.weekday}"),
-                                   time=spec.time.strftime("%H:%M"), zone=spec.zone)
+        reply = Reply(kind="tournament", text=present.rota_text(t, spec), language=ctx.language)
         rows, shown = table.answers(ctx, [reply])
         await service.storage.add_rota(ctx.msg.platform, ctx.msg.channel, spec.weekday, spec.time, spec.zone,
                                        json.dumps(_spec_json(spec.event)), me.id,
@@ -97,6 +96,7 @@ def _event_of(rota: Rota, starts: datetime, now: datetime) -> NewTournament:
     data = json.loads(rota.spec)
     control = TimeControl(*data["time_control"]) if data.get("time_control") else None
     spec = grammar.EventSpec(**{**data, "time_control": control, "starts": starts})
-    return NewTournament(**events.spec_fields(spec), platform=rota.platform, channel=rota.channel, community=rota.community,
-                         salt=secrets.token_hex(3), created_by=rota.created_by, rota_id=rota.id, rota_date=starts.date(),
-                         next_at=reminders.first_next_at(control is not None, starts, now))
+    return events.new_tournament(spec, platform=rota.platform, channel=rota.channel, community=rota.community,
+                                 salt=secrets.token_hex(3), created_by=rota.created_by, rota_id=rota.id,
+                                 rota_date=starts.date(),
+                                 next_at=reminders.first_next_at(control is not None, starts, now))

@@ -19,19 +19,24 @@ from typing import TYPE_CHECKING
 from makruk import starting_fen
 from storage.records import (
     Bye,
+    ChannelSettings,
+    Color,
     EntrantRow,
     Game,
     NewBoard,
     NewGame,
     NewNotice,
     NewRound,
+    Result,
     Seat,
     TimeControl,
     Tournament,
+    TournamentRound,
     TournamentState,
 )
+from storage.tournament_records import ForfeitScore
 
-from ...messages import GameView, Incoming, User
+from ...messages import GameView, Incoming, Reply, User
 from ...tournaments import berger
 from ...tournaments.records import History
 from ...tournaments.swiss import Unpairable, pair_round
@@ -39,7 +44,7 @@ from ..games import live
 from ..games.context import Context
 from ..games.table import Notify, side_to_move
 from ..games.timing import turn_times
-from . import history, notices, reminders
+from . import events, history, notices, present, reminders
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -82,36 +87,53 @@ def rounds_total(event: Tournament, state: TournamentState) -> int:
 
 # --- start -------------------------------------------------------------------------------------
 
-async def start(service: TournamentService, state: TournamentState) -> None:
+async def start(service: TournamentService, state: TournamentState, *, ctx: Context | None = None) -> list[Reply]:
     """The event starts: with too few entrants it is cancelled; else each entrant's rating of
     the event's variant and speed is taken, a round robin's seats are drawn (the same every
-    time: a shuffle seeded by the event's salt) and its number of rounds follows."""
+    time: a shuffle seeded by the event's salt) and its number of rounds follows. The notice is
+    the answer to ``ctx``'s message (``tournament start``), else the chat's."""
     event = state.tournament
     table = service.table
     now = table.clock.now()
     active = [e for e in state.entrants if not e.withdrawn]
-    language = await service.language_of(event.platform, event.channel)
-    if len(active) < MIN_ENTRANTS[event.pairing_system]:
-        reply = table.present.info(language, "tournament.too_few", kind="tournament_cancelled", id=event.id,
-                                   least=MIN_ENTRANTS[event.pairing_system])
-        await table.storage.change_tournament(event.id, event.version, {"status": "cancelled", "next_at": None},
-                                              notices=[notices.notice(event, "tournament_cancelled", reply, "x")])
-        return
-    speed = "live" if event.clock_initial is not None else "correspondence"
-    seats: dict[int, int] = {}
-    if event.pairing_system == "roundrobin":
-        order = sorted(e.player_id for e in active)
-        random.Random(event.salt).shuffle(order)
-        seats = {player: n for n, player in enumerate(order, start=1)}
+    language = ctx.language if ctx is not None else await service.language_of(event.platform, event.channel)
+    t = present.texts(table.catalog, language)
+    needed = MIN_ENTRANTS[event.pairing_system]
+    changes: dict[str, object]
     entrants = []
-    for entrant in active:
-        rating = await table.storage.get_rating(entrant.player_id, event.variant, speed)
-        entrants.append(dataclasses.replace(entrant, rating=round(rating.rating), seat=seats.get(entrant.player_id)))
-    rounds = event.rounds
-    if event.pairing_system == "roundrobin":
-        rounds = len(berger.berger_rounds(len(active), event.cycles == 2))
-    changes = {"status": "running", "starts": event.starts or now, "rounds": rounds, "next_at": None}
-    await table.storage.change_tournament(event.id, event.version, changes, entrants=entrants)
+    if len(active) < needed:
+        changes = {"status": "cancelled", "next_at": None}
+        text = t("tournament.cancelled.too_few", id=event.id, count=len(active), needed=needed)
+        kind, mark = "tournament_cancelled", "x"
+    else:
+        speed = events.speed_of(event)
+        seats: dict[int, int] = {}
+        if event.pairing_system == "roundrobin":
+            order = sorted(e.player_id for e in active)
+            random.Random(event.salt).shuffle(order)
+            seats = {player: n for n, player in enumerate(order, start=1)}
+        for entrant in active:
+            rating = await table.storage.get_rating(entrant.player_id, event.variant, speed)
+            entrants.append(dataclasses.replace(entrant, rating=round(rating.rating),
+                                                seat=seats.get(entrant.player_id)))
+        rounds = event.rounds
+        if event.pairing_system == "roundrobin":
+            rounds = len(berger.berger_rounds(len(active), event.cycles == 2))
+        changes = {"status": "running", "starts": event.starts or now, "rounds": rounds, "next_at": None}
+        text = t("tournament.started", id=event.id, count=len(active))
+        kind, mark = "tournament_started", "b"
+    reply = Reply(kind=kind, text=text, language=language, data=_role(event))
+    if ctx is not None:
+        rows, shown = table.answers(ctx, [reply])
+    else:
+        rows, shown = [notices.notice(event, kind, reply, mark)], [reply]
+    await table.storage.change_tournament(event.id, event.version, changes, entrants=entrants, notices=rows)
+    return shown
+
+
+def _role(event: Tournament) -> dict[str, object] | None:
+    """A Discord role to mention with the start and the first pairings (docs/tournaments.md 3.1)."""
+    return {"role": event.role} if event.role else None
 
 
 # --- a round's window --------------------------------------------------------------------------
@@ -127,10 +149,9 @@ async def close_window(service: TournamentService, state: TournamentState, game_
             if not game.is_open:
                 continue
             board = table.board(game)
+            result: Result = "1/2-1/2"
             if event.window_end == "loss":
                 result = "0-1" if side_to_move(board) == "w" else "1-0"
-            else:
-                result = "1/2-1/2"
             ctx = await _system_context(service, game)
             await table.finish(ctx, game, board, result, "round_window", rated=False,
                                notify=Notify("tournament_result", push=False))
@@ -151,11 +172,10 @@ async def finish(service: TournamentService, state: TournamentState, *, unpairab
     event = state.tournament
     names = await service.names(state)
     language = await service.language_of(event.platform, event.channel)
-    reply = notices.standings_reply(service.table.catalog, language, event, history.history_of(state, names),
-                                    event.last_round, final=True)
+    t = present.texts(service.table.catalog, language)
+    reply = notices.standings_reply(t, language, event, history.history_of(state, names), event.last_round, final=True)
     if unpairable:
-        reply = dataclasses.replace(reply, text=service.table.catalog.text(language, "tournament.unpairable",
-                                                                          round=event.last_round + 1) + "\n" + reply.text)
+        reply = dataclasses.replace(reply, text=t("tournament.unpairable", id=event.id) + "\n" + reply.text)
     await service.storage.change_tournament(event.id, event.version, {"status": "finished", "next_at": None},
                                             notices=[notices.notice(event, "tournament_standings", reply, "f")])
 
@@ -193,33 +213,40 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
     new_round = NewRound(number=number, boards=tuple(boards), byes=byes, withdrawn=leaving, window_ends=window_ends,
                          next_at=reminders.next_at_in_round(window_ends, now))
     language = settings.language or table.default_language(event.platform)
+    t = present.texts(table.catalog, language)
     players = await table.storage.get_players(list(names))
     users = {pid: User(p.user_id, p.display_name) for pid, p in players.items()}
-    standings = notices.standings_reply(table.catalog, language, event, past, event.last_round, final=False) \
+    before = notices.standings_reply(t, language, event, past, event.last_round, final=False) \
         if event.last_round else None
+    shown_event = await notices.view(service, event, state)
+    left = [t("tournament.withdrawn.forfeits", name=names.get(p, "?"), id=event.id) for p in leaving]
 
     def told(games: Sequence[Game]) -> list[NewNotice]:
-        by_board = {(g.white.player_id if g.white else None, g.black.player_id if g.black else None): g
-                    for g in games}
-        shown = [(w, b, by_board[(w, b)].id if (w, b) in by_board else None) for w, b in pairs]
+        made = iter(games)  # in board order, for the boards that have a game
+        shown = [(w, b, None if score is not None else next(made)) for (w, b), score in
+                 zip(pairs, (board.score for board in boards), strict=True)]
         rows: list[NewNotice] = []
-        if standings is not None:
-            rows.append(notices.notice(event, "tournament_standings", standings, f"s{event.last_round}"))
-        paired_users = {p: users[p] for w, b, _ in shown for p in (w, b) if p in users}
-        rows.append(notices.notice(event, "tournament_pairings", notices.pairings_reply(
-            table.catalog, language, event, number, shown, bye, names, paired_users), f"r{number}"))
-        for n, (w, b, game_id) in enumerate(shown, start=1):
-            if game_id is None:
-                continue
-            view = _view(by_board[(w, b)], names, users)
-            mentions = tuple(users[p] for p in (w, b) if p in users)
-            rows.append(notices.notice(event, "tournament_game", notices.game_reply(
-                table.catalog, language, event, number, n, view, mentions), f"g{game_id}"))
+        if before is not None:
+            rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}"))
+        mentions = tuple(users[p] for w, b, _ in shown for p in (w, b) if p in users)
+        pairings = notices.pairings_reply(t, language, shown_event, number,
+                                          [(w, b, g.id if g else None) for w, b, g in shown], bye, names,
+                                          window_ends=window_ends, mentions=mentions)
+        if left:
+            pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
+        if number == 1 and event.role:
+            pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
+        rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
+        for n, (w, b, game) in enumerate(shown, start=1):
+            if game is not None:
+                players_here = tuple(users[p] for p in (w, b) if p in users)
+                rows.append(notices.notice(event, "tournament_game", notices.game_reply(
+                    t, language, event, number, n, _view(game, names, users), players_here), f"g{game.id}"))
         return rows
 
-    _, games = await table.storage.store_round(event.id, event.version, new_round, answer=told)
-    for game in games:
-        table.stored(game)
+    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told)
+    for stored in made:
+        table.stored(stored)
     return True
 
 
@@ -236,7 +263,7 @@ def _pairing(event: Tournament, state: TournamentState, past: History, number: i
     return list(paired.boards), paired.bye
 
 
-def _unplayed(white: int, black: int, withdrawn: frozenset[int]) -> str | None:
+def _unplayed(white: int, black: int, withdrawn: frozenset[int]) -> ForfeitScore | None:
     """A round robin's board of a player who left: decided without a game."""
     if white in withdrawn and black in withdrawn:
         return "0-0F"
@@ -247,7 +274,7 @@ def _unplayed(white: int, black: int, withdrawn: frozenset[int]) -> str | None:
     return None
 
 
-def _new_game(service: TournamentService, event: Tournament, settings, white: int, black: int,  # noqa: ANN001
+def _new_game(service: TournamentService, event: Tournament, settings: ChannelSettings, white: int, black: int,
               now: datetime) -> NewGame:
     control = None
     if event.clock_initial is not None and event.clock_increment is not None:
@@ -273,7 +300,7 @@ def _new_game(service: TournamentService, event: Tournament, settings, white: in
 def _view(game: Game, names: dict[int, str], users: dict[int, User]) -> GameView:
     white = game.white.player_id if game.white else None
     black = game.black.player_id if game.black else None
-    turn = "b" if len(game.start_fen.split()) > 1 and game.start_fen.split()[1] == "b" else "w"
+    turn: Color = "b" if len(game.start_fen.split()) > 1 and game.start_fen.split()[1] == "b" else "w"
     mover = white if turn == "w" else black
     clocks = None
     if game.clocks is not None:
@@ -283,7 +310,7 @@ def _view(game: Game, names: dict[int, str], users: dict[int, User]) -> GameView
                     to_move=users[mover].id if mover in users else None, variant=game.variant, clocks=clocks)
 
 
-def _round(state: TournamentState, number: int):  # noqa: ANN202
+def _round(state: TournamentState, number: int) -> TournamentRound | None:
     return next((r for r in state.rounds if r.number == number), None)
 
 

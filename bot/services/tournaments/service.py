@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Sequence
 from concurrent.futures import Executor
 
-from storage import NotFound, RoundAlreadyPaired, StorageError, VersionConflict
+from storage import NotFound, RoundAlreadyPaired, Storage, StorageError, VersionConflict
 from storage.records import TournamentState
 
 from ...messages import Platform, Reply
@@ -44,7 +44,7 @@ class TournamentService:
         self._poked: set[int] = set()
 
     @property
-    def storage(self):  # noqa: ANN201 - the table's Storage
+    def storage(self) -> Storage:
         return self.table.storage
 
     def sizes(self) -> dict[str, int]:
