@@ -53,6 +53,12 @@ class Incoming:
     # False when the door shows the chat none of the answers (a move made on the web board):
     # what the outbox keeps for the chat is due at once instead of after a grace.
     shown: bool = True
+    # The game the door knows the message is about (a Discord game thread, the web board's
+    # page): it is the chat's game for the message while it is open there, before the
+    # sender's tournament game and the casual one.
+    game: int | None = None
+    # The sender may run the chat's events (Discord: Manage Server); set by the door.
+    manager: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,9 @@ class Reply:
     # The outbox row that also holds this reply (the bot's move): a door that showed the reply
     # tells the service (GameService.delivered), else the outbox pushes it a little later.
     outbox_key: str | None = None
+    # Structured content for doors and the console (a tournament's pairings or standings):
+    # JSON-ready, so that it survives the outbox.
+    data: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
@@ -166,6 +175,7 @@ class Reply:
             private=data.get("private", False),
             mentions=tuple(User(**u) for u in data.get("mentions", ())),
             outbox_key=data.get("outbox_key"),
+            data=data.get("data"),
         )
 
 
