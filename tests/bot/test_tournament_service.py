@@ -3,6 +3,8 @@ absent players, windows, round robins, ratings; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.clock import FakeClock
@@ -123,7 +125,7 @@ async def test_no_first_move_in_60_seconds_is_an_unrated_forfeit_and_two_withdra
         await event.notices()
         assert (await event.storage.get_game(pair["game"])).status == "active"  # 60 s, not the casual 30
         event.clock.advance(seconds=2)
-        pairings = next(n.reply.data for n in await event.notices() if n.reply.kind == "tournament_pairings")
+        pairings = next(n.reply.data or {} for n in await event.notices() if n.reply.kind == "tournament_pairings")
         game = await event.storage.get_game(pair["game"])
         assert game.status == "finished" and game.reason == "forfeit" and not game.rated
         assert game.result == ("0-1" if pair["white"] == "dan" else "1-0")
@@ -154,7 +156,7 @@ async def test_a_round_window_ends_the_games_still_running(event: Event, window_
 
 async def test_a_correspondence_round_reminds_a_day_before_its_window_closes(event: Event) -> None:
     first = (await start_event(event, "swiss 2 rounds 1d window 3d", FOUR))[0]
-    assert (await event.event_state()).tournament.next_at == event.clock.now() + __import__("datetime").timedelta(days=2)
+    assert (await event.event_state()).tournament.next_at == event.clock.now() + timedelta(days=2)
     await event.ok(first["pairs"][1]["black"], "resign")
     event.clock.advance(days=2, seconds=1)
     for name in (first["pairs"][0]["white"], first["pairs"][0]["black"]):  # moving keeps the game alive

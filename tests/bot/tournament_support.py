@@ -12,7 +12,7 @@ from bot.engines import RandomMover
 from bot.messages import Incoming, Notice, Platform, Reply, User
 from bot.services.games import GameService
 from storage import Storage
-from storage.records import Game
+from storage.records import Game, TournamentState
 
 from .support import Chat, drain, no_image
 
@@ -69,7 +69,7 @@ class Event:
         assert state.game is not None and player.id in state.game.player_ids, name
         return state.game
 
-    async def event_state(self):  # noqa: ANN201 - a TournamentState
+    async def event_state(self) -> TournamentState:
         event = await self.storage.open_tournament(self.platform, self.chat.channel)
         assert event is not None
         return await self.storage.tournament_state(event.id)

@@ -3,7 +3,8 @@
 Each side's clock starts with its own first move (as on lichess): before it, the side has
 ``FIRST_MOVE_SECONDS`` to move, or the game is aborted, unrated; in a tournament's game it has
 ``TOURNAMENT_FIRST_MOVE_SECONDS`` and then loses by forfeit, unrated (docs/tournaments.md 2.8).
-After each move the mover's clock loses the time it ran and gains the increment (a first move is free and gains nothing).
+After each move the mover's clock loses the time it ran and gains the increment (a first move
+is free and gains nothing).
 The game's ``deadline`` is the moment the side to move runs out, so the scheduler's
 ``due_deadlines`` and its claims announce a flag exactly once, as they do a correspondence
 game's timeout. A live game gets no reminders: its deadline is minutes away at most.
