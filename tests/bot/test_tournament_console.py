@@ -14,15 +14,14 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from makruk import Board
-
 from bot.adapters.console import ConsoleChat
 from bot.app import open_tournaments
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.engines import RandomMover
 from bot.services.games import GameService
-from bot.tournaments.tiebreaks import TIEBREAKS
+from bot.tournaments.tiebreaks import TIEBREAKS, System
+from makruk import Board
 from storage import open_storage
 
 from .support import no_image
@@ -109,7 +108,7 @@ async def run_event(tmp_path: Path, seed: int, spec: str, players: list[str]) ->
         await storage.close()
 
 
-def check_contract(script: Script, system: str) -> tuple[list[dict], list[dict]]:
+def check_contract(script: Script, system: System) -> tuple[list[dict], list[dict]]:
     pairings = [r for r in script.records if r["kind"] == "tournament_pairings"]
     standings = [r for r in script.records if r["kind"] == "tournament_standings"]
     for record in pairings:
