@@ -178,7 +178,10 @@ def _parse(catalog: Catalog, words: list[str], *, now: datetime, zone: str, rota
         elif word == "double":
             _once(fields, "cycles", 2, token)
         elif word == "window":
-            found = _time_at(words, i + 1)
+            try:
+                found = _time_at(words, i + 1)
+            except Refusal:  # beyond any time per move: say what a window may be
+                found = None
             if found is None:
                 raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
             _once(fields, "window_seconds", found[0], token)
