@@ -24,6 +24,10 @@ def event(line: str, **kwargs: object) -> EventSpec:
     return parse_event(CATALOG, line.split(), now=NOW, **kwargs)  # type: ignore[arg-type]
 
 
+def rota(line: str) -> RotaSpec | None:
+    return parse_rota(CATALOG, line.split(), now=NOW)
+
+
 @pytest.mark.parametrize(("line", "spec"), [
     ("swiss 5 rounds 3+2 makruk at 20:00 rated", SWISS),
     ("roundrobin 1d", ROUND_ROBIN),
@@ -49,15 +53,16 @@ def test_the_issues_examples_read_alike_in_every_language(line: str, spec: Event
     "ព្រហស្បតិ៍ 20:00 អារ៉េណា 3+2 90នាទី",
 ])
 def test_the_weekly_examples_make_a_thursday_rota(line: str) -> None:
-    assert parse_rota(CATALOG, line.split(), now=NOW) == RotaSpec(3, time(20, 0), "Asia/Bangkok", ARENA)
+    assert rota(line) == RotaSpec(3, time(20, 0), "Asia/Bangkok", ARENA)
 
 
 def test_a_rota_takes_its_zone_and_weekly_off_stops_it() -> None:
-    rota = parse_rota(CATALOG, "sat 19:30 europe/paris swiss 7 rounds 5+3".split(), now=NOW)
-    assert rota is not None
-    assert (rota.weekday, rota.time, rota.zone, rota.event.rounds) == (5, time(19, 30), "Europe/Paris", 7)
-    assert parse_rota(CATALOG, ["off"], now=NOW) is None
-    assert parse_rota(CATALOG, ["ปิด"], now=NOW) is None
+    saturday = rota("sat 19:30 europe/paris swiss 7 rounds 5+3")
+    assert saturday is not None
+    assert (saturday.weekday, saturday.time, saturday.zone, saturday.event.rounds) == (5, time(19, 30),
+                                                                                       "Europe/Paris", 7)
+    assert rota("off") is None
+    assert rota("ปิด") is None
 
 
 def test_starts_are_read_in_the_chats_zone_and_relative_to_now() -> None:
@@ -113,5 +118,5 @@ def test_each_wrong_word_is_refused_with_its_code(line: str, code: str) -> None:
 ])
 def test_a_wrong_rota_is_refused_with_its_code(line: str, code: str) -> None:
     with pytest.raises(Refusal) as refused:
-        parse_rota(CATALOG, line.split(), now=NOW)
+        rota(line)
     assert refused.value.code == code
