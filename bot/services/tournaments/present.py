@@ -275,7 +275,7 @@ def _rows(t: Text, rows: Sequence[Row], system: System, *, asking: int | None) -
 
 def _row(t: Text, row: Row, system: System) -> str:
     points = points_label(t, row.points)
-    names = TIEBREAKS[system][:TEXT_TIEBREAKS]
+    names = [name for name in TIEBREAKS[system] if name in row.tiebreaks][:TEXT_TIEBREAKS]
     if not names:
         return t("tournament.standings.row_plain", rank=row.rank, name=row.name, points=points)
     tiebreaks = ", ".join(t("tournament.standings.tiebreak", name=t(f"tournament.tiebreak.{name}"),
