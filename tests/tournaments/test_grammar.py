@@ -72,6 +72,7 @@ def test_starts_are_read_in_the_chats_zone_and_relative_to_now() -> None:
     assert event("swiss in 30m").starts == datetime(2026, 12, 3, 10, 30, tzinfo=UTC)
     assert event("swiss 30分後").starts == event("สวิส อีก 30 นาที").starts == event("swiss in 30m").starts
     assert event("swiss").starts is None
+    assert event("สวิส เวลา 20.00 น.").starts == event("swiss 20:00").starts == SWISS.starts
 
 
 def test_thai_digits_fused_counts_and_the_other_options() -> None:
@@ -100,6 +101,7 @@ def test_thai_digits_fused_counts_and_the_other_options() -> None:
     ("swiss 3+2 window 3d", "bad_window"),
     ("swiss 1d window 20d", "bad_window"),
     ("swiss 3+2 5+3", "bad_option"),
+    ("swiss 3+2 1d", "bad_option"),
     ("swiss double 3+2", "bad_option"),
     ("swiss 3+2 banana", "bad_option"),
 ])

@@ -63,6 +63,7 @@ _CLOCK_TIME = re.compile(r"(\d{1,2})[:.](\d{2})(?:に|น\.?|h)?", re.IGNORECASE
 _DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
 _AFTER = re.compile(r"(.+?)(?:後|ទៀត)")
 _ROLE = re.compile(r"role:(\d{1,25})")
+_TIME_PARTICLES: Final = frozenset({"น.", "น", "に", "から"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +227,10 @@ def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> Ev
         if spec.cycles != 1:
             raise Refusal("bad_option", option="double")
         spec = replace(spec, rounds=spec.rounds or DEFAULT_ROUNDS)
-    if spec.time_control is not None:
-        if times or spec.window_seconds is not None:
+    if spec.time_control is not None:  # a live event: no time per move, no round window
+        if times:
+            raise Refusal("bad_option", option=f"{times[0] // 60}m")
+        if spec.window_seconds is not None:
             raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
         return spec
     move = times[0] if times else DEFAULT_MOVE_SECONDS
@@ -307,6 +310,8 @@ def _start_at(catalog: Catalog, words: list[str], i: int, *, now: datetime, zone
     if clock is None:
         raise Refusal("bad_start")
     local = _local_time(clock, code="bad_start")
+    if j + 1 < len(words) and words[j + 1] in _TIME_PARTICLES:  # 20.00 น.
+        j += 1
     where = ZoneInfo(zone)
     today = now.astimezone(where).date()
     starts = datetime.combine(day or today, local, where)
