@@ -113,6 +113,9 @@ EVENTS = [
     EventView(9, spec("arena 90m 3+2 in 30m"), "cy", zone="Asia/Tokyo"),
     EventView(10, spec("swiss 7 rounds 1d"), "dan", state="finished", round=7, rounds=7),
     EventView(11, spec("roundrobin 5+3"), "eve", state="cancelled"),
+    EventView(12, spec("arena 2h 5+0 asean"), "fay", state="running", round=4,
+              ends=datetime(2026, 12, 3, 14, 0, tzinfo=UTC)),
+    EventView(13, spec("arena 30m 1+1"), "gus", state="running", round=1),
 ]
 
 
