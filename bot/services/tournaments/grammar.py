@@ -215,8 +215,12 @@ def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> Ev
     if spec.system == "arena":
         if spec.time_control is None:
             raise Refusal("arena_needs_clock")
-        if spec.rounds is not None or spec.cycles != 1 or spec.window_seconds is not None:
+        if spec.rounds is not None:
             raise Refusal("bad_rounds", low=1, high=MAX_ROUNDS)
+        if spec.cycles != 1:
+            raise Refusal("bad_option", option="double")
+        if spec.window_seconds is not None:
+            raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
         minutes = times[0] // 60 if times else DEFAULT_ARENA_MINUTES
         if not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES:
             raise Refusal("bad_arena_length", low=MIN_ARENA_MINUTES, high=MAX_ARENA_MINUTES // 60)
