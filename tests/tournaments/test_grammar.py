@@ -39,6 +39,8 @@ def rota(line: str) -> RotaSpec | None:
     ("総当たり 1日", ROUND_ROBIN),
     ("アリーナ 90分 3+2", ARENA),
     ("ស្វីស 5 ជុំ 3+2 ម៉ោង 20:00", SWISS),
+    ("ស្វីស ៥ជុំ ៣+២ ម៉ោង ២០:០០", SWISS),  # Khmer digits
+    ("สวิส ๕ รอบ ๓+๒ เวลา ๒๐:๐๐", SWISS),  # Thai digits
     ("ជុំវិលជុំ 1ថ្ងៃ", ROUND_ROBIN),
     ("អារ៉េណា 90នាទី 3+2", ARENA),
 ])
