@@ -220,3 +220,49 @@ async def test_a_lost_poke_is_found_by_the_scheduler(event: Event) -> None:
     assert not await event.data("tournament_pairings")
     event.clock.advance(minutes=5)
     assert [p["round"] for p in await event.data("tournament_pairings")] == [2]
+
+
+async def test_reminders_an_hour_and_5_minutes_before_once_each_then_the_start(event: Event) -> None:
+    await event.ok("alice", "tournament new swiss 3 rounds 3+2 in 2h")
+    for name in FOUR:
+        await event.ok(name, "join")
+    assert (await event.event_state()).tournament.next_at == event.clock.now() + timedelta(hours=1)
+    event.clock.advance(hours=1)
+    hour = [n.reply.text for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    assert len(hour) == 1 and "in an hour" in hour[0]
+    assert not [n for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    event.clock.advance(minutes=55)
+    five = [n.reply.text for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    assert len(five) == 1 and "5 minutes" in five[0]
+    event.clock.advance(minutes=5)
+    assert len(await event.data("tournament_pairings")) == 1
+
+
+async def test_a_bot_that_was_down_sends_only_the_nearest_reminder(event: Event) -> None:
+    await event.ok("alice", "tournament new swiss 3 rounds 3+2 in 2h")
+    event.clock.advance(hours=1, minutes=56)
+    sent = [n.reply.text for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    assert len(sent) == 1 and "5 minutes" in sent[0]
+
+
+async def test_a_weekly_rota_announces_its_event_a_day_ahead(event: Event) -> None:
+    # The fake clock starts on Thursday 2026-01-01, 07:00 in Bangkok.
+    made = await event.ok("alice", "tournament weekly thursday 20:00 swiss 3+2")
+    assert "Every" in made[0].text
+    await event.notices()
+    announced = await event.storage.open_tournament("console", "c1")
+    assert announced is not None and announced.rota_id is not None
+    assert announced.starts is not None and announced.starts.hour == 13  # 20:00 in Bangkok
+    await event.notices()
+    assert (await event.storage.open_tournament("console", "c1")) == announced  # once a date
+    await event.ok("alice", "tournament weekly off")
+
+
+async def test_export_trf_gives_the_event_as_a_fide_report(event: Event) -> None:
+    first = (await start_event(event, "swiss 1 rounds 3+2", ["alice", "bob"]))[0]
+    await event.ok(first["pairs"][0]["white"], "resign")
+    replies = await event.ok("bob", "export 1 trf")
+    lines = replies[0].text.splitlines()
+    assert replies[0].kind == "tournament_trf" and lines[0].startswith("012 ")
+    assert sum(1 for line in lines if line.startswith("001")) == 2
+    await event.refused("bob", "export 99 trf", "no_such_tournament")

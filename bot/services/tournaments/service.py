@@ -80,7 +80,7 @@ class TournamentService:
         try:
             state = await self.storage.tournament_state(tournament_id)
         except NotFound:
-            raise Refusal("no_tournament") from None
+            raise Refusal("no_such_tournament", id=tournament_id) from None
         names = await self.names(state)
         event = state.tournament
         control = (f"{event.clock_initial}+{event.clock_increment}" if event.clock_initial is not None
