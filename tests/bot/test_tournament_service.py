@@ -266,3 +266,10 @@ async def test_export_trf_gives_the_event_as_a_fide_report(event: Event) -> None
     assert replies[0].kind == "tournament_trf" and lines[0].startswith("012 ")
     assert sum(1 for line in lines if line.startswith("001")) == 2
     await event.refused("bob", "export 99 trf", "no_such_tournament")
+
+
+async def test_a_line_group_gets_the_pairings_without_a_notice_per_game(storage, clock) -> None:
+    event = Event(storage, clock, platform="line", channel="group:C1")
+    await start_event(event, "swiss 3 rounds 3+2", FOUR)
+    kinds = [n.reply.kind for n in event.delivered]
+    assert kinds.count("tournament_pairings") == 1 and "tournament_game" not in kinds

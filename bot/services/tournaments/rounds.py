@@ -249,7 +249,9 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
         rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
         for n, (w, b, game) in enumerate(shown, start=1):
-            if game is not None:
+            # A game's own notice opens its thread on Discord; a LINE group gets the round's
+            # pairings only (its push quota is counted per member), docs/tournaments.md 3.2.
+            if game is not None and event.platform != "line":
                 players_here = tuple(users[p] for p in (w, b) if p in users)
                 rows.append(notices.notice(event, "tournament_game", notices.game_reply(
                     t, language, event, number, n, _view(game, names, users), players_here), f"g{game.id}"))
