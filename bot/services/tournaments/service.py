@@ -111,10 +111,12 @@ class TournamentService:
         async with lock, self.table.claims.hold("tournament", [str(tournament_id)]) as mine:
             if not mine:
                 return  # another process is at it; its steps are the same
-            for _ in range(MAX_STEPS):
+            for steps in range(MAX_STEPS):
                 try:
                     state = await self.storage.tournament_state(tournament_id)
                     if not await self.step(state):
+                        if steps:
+                            self.table.bell.ring()  # what the steps owe the chat is due: the scheduler wakes
                         return
                 except (VersionConflict, RoundAlreadyPaired):
                     continue  # someone changed the event meanwhile: read it again
