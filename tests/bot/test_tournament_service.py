@@ -249,7 +249,8 @@ async def test_a_weekly_rota_announces_its_event_a_day_ahead(event: Event) -> No
     # The fake clock starts on Thursday 2026-01-01, 07:00 in Bangkok.
     made = await event.ok("alice", "tournament weekly thursday 20:00 swiss 3+2")
     assert "Every" in made[0].text
-    await event.notices()
+    told = [n.reply.text for n in await event.notices()]
+    assert len(told) == 1 and "announced tournament" in told[0]
     announced = await event.storage.open_tournament("console", "c1")
     assert announced is not None and announced.rota_id is not None
     assert announced.starts is not None and announced.starts.hour == 13  # 20:00 in Bangkok
