@@ -274,3 +274,15 @@ async def test_a_line_group_gets_the_pairings_without_a_notice_per_game(storage,
     await start_event(event, "swiss 3 rounds 3+2", FOUR)
     kinds = [n.reply.kind for n in event.delivered]
     assert kinds.count("tournament_pairings") == 1 and "tournament_game" not in kinds
+
+
+async def test_an_event_another_process_holds_is_looked_at_again_next_tick(event: Event) -> None:
+    first = (await start_event(event, "swiss 2 rounds 3+2", FOUR))[0]
+    tournament = first["tournament"]
+    other = "elsewhere/1/abc"
+    until = event.clock.now() + timedelta(minutes=2)
+    assert await event.storage.claim([f"tournament:{tournament}"], other, until=until)
+    await play_round(event, first)  # the last game's end finds the event claimed
+    assert not await event.data("tournament_pairings")
+    await event.storage.release([f"tournament:{tournament}"], other)
+    assert [p["round"] for p in await event.data("tournament_pairings")] == [2]  # the next tick, not 5 minutes later
