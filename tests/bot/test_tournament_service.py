@@ -286,3 +286,20 @@ async def test_an_event_another_process_holds_is_looked_at_again_next_tick(event
     assert not await event.data("tournament_pairings")
     await event.storage.release([f"tournament:{tournament}"], other)
     assert [p["round"] for p in await event.data("tournament_pairings")] == [2]  # the next tick, not 5 minutes later
+
+
+def test_a_berserk_side_gains_no_increment() -> None:
+    from dataclasses import replace as changed
+
+    from bot.services.games import live
+    from storage.records import Clocks, Game, MoveRecord, TimeControl
+
+    start = FakeClock().now()
+    moves = (MoveRecord(1, "e3e4", "e4", "w", start), MoveRecord(2, "e6e5", "e5", "b", start))
+    game = Game(1, "console", "c1", None, "makruk", "forced", "forbid", 60, None, None, True, None,
+                "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "active", None, None, None, None, None,
+                None, None, False, start, start, 1, moves, time_control=TimeControl(180, 2),
+                clocks=Clocks(90_000, 180_000, start), tournament_id=1, berserk="w")
+    later = start + timedelta(seconds=10)
+    assert live.after_move(game, "w", later).clocks.white_ms == 80_000  # type: ignore[union-attr]
+    assert live.after_move(changed(game, berserk=None), "w", later).clocks.white_ms == 82_000  # type: ignore[union-attr]
