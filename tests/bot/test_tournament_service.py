@@ -303,3 +303,16 @@ def test_a_berserk_side_gains_no_increment() -> None:
     later = start + timedelta(seconds=10)
     assert live.after_move(game, "w", later).clocks.white_ms == 80_000  # type: ignore[union-attr]
     assert live.after_move(changed(game, berserk=None), "w", later).clocks.white_ms == 82_000  # type: ignore[union-attr]
+
+
+async def test_on_line_a_window_result_waits_for_a_reply_and_the_standings_supersede_it(storage, clock) -> None:
+    event = Event(storage, clock, platform="line", channel="group:C1")
+    first = (await start_event(event, "swiss 2 rounds 1d window 1d", FOUR))[0]
+    event.clock.advance(hours=1)
+    for pair in first["pairs"]:
+        await event.ok(pair["white"], "e3e4")
+    event.clock.advance(hours=23, seconds=1)
+    kinds = [n.reply.kind for n in await event.notices()]
+    assert "game_over" not in kinds and "tournament_pairings" in kinds  # no result pushed on its own
+    assert {(await storage.get_game(pair["game"])).reason for pair in first["pairs"]} == {"round_window"}
+    assert not [n for n in await storage.pending_notices("line", "group:C1") if n.kind == "tournament_result"]

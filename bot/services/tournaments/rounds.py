@@ -44,6 +44,7 @@ from ..games import live
 from ..games.context import Context
 from ..games.table import Notify, side_to_move
 from ..games.timing import turn_times
+from ..outbox import event_keys
 from . import events, history, notices, present, reminders
 
 if TYPE_CHECKING:
@@ -163,15 +164,30 @@ async def close_window(service: TournamentService, state: TournamentState, game_
             result: Result = "1/2-1/2"
             if event.window_end == "loss":
                 result = "0-1" if side_to_move(board) == "w" else "1-0"
-            ctx = await _system_context(service, game)
+            ctx = await _system_context(service, game, _window_event(event, game_id))
+            # On LINE a result rides on the next reply (no push); the next round's standings
+            # supersede it if none came (docs/tournaments.md 3.2).
             await table.finish(ctx, game, board, result, "round_window", rated=False,
-                               notify=Notify("tournament_result", push=False))
+                               notify=Notify("tournament_result", push=event.platform != "line"))
 
 
-async def _system_context(service: TournamentService, game: Game) -> Context:
+def _window_event(event: Tournament, game_id: int) -> str:
+    """The event id a window's end of a game stores its notice under (a derived key)."""
+    return f"{event.salt}w{game_id}"
+
+
+def _superseded(state: TournamentState) -> list[str]:
+    """The keys of the last round's window results: the standings say them now."""
+    event = state.tournament
+    return [event_keys(event.platform, _window_event(event, b.game_id))[0]
+            for b in history.round_boards(state, event.last_round)
+            if b.game_id is not None and b.reason == "round_window"]
+
+
+async def _system_context(service: TournamentService, game: Game, event_id: str | None = None) -> Context:
     settings = await service.storage.get_channel_settings(game.platform, game.channel)
     language = settings.language or service.table.default_language(game.platform)
-    ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language, settings)
+    ctx = Context(Incoming(game.platform, game.channel, User("", ""), "", event=event_id), language, settings)
     ctx.game, ctx.board = game, service.table.board(game)
     return ctx
 
@@ -257,7 +273,8 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
                     t, language, event, number, n, _view(game, names, users), players_here), f"g{game.id}"))
         return rows
 
-    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told)
+    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told,
+                                              superseded=_superseded(state))
     for stored in made:
         table.stored(stored)
     return True
