@@ -55,14 +55,20 @@ FORFEITS_TO_WITHDRAW = 2
 LIVE_SWEEP = timedelta(minutes=5)  # a live round's event is looked at this often, its games' pokes aside
 
 
-async def step(service: TournamentService, state: TournamentState) -> bool:
+async def opening(service: TournamentService, state: TournamentState) -> bool:
+    """An announced event (of any system): its reminders, then its start when it is time."""
     event = state.tournament
     now = service.table.clock.now()
-    if event.status == "announced":
-        if event.starts is not None and event.starts <= now:
-            await start(service, state)
-            return True
-        return await reminders.before_start(service, state, now)
+    if event.starts is not None and event.starts <= now:
+        await start(service, state)
+        return True
+    return await reminders.before_start(service, state, now)
+
+
+async def step(service: TournamentService, state: TournamentState) -> bool:
+    """A running Swiss or round robin: a window closed, the end, or the next round."""
+    event = state.tournament
+    now = service.table.clock.now()
     if event.status != "running":
         return False
     if event.last_round:
