@@ -26,6 +26,15 @@ from .puzzle_records import PuzzleProgress as PuzzleProgress
 from .puzzle_records import PuzzleScore as PuzzleScore
 from .puzzle_records import Streak as Streak
 from .puzzle_records import Subscription as Subscription
+from .training_records import Glicko2Rating as Glicko2Rating
+from .training_records import ModeScore as ModeScore
+from .training_records import PlayerPuzzleRating as PlayerPuzzleRating
+from .training_records import PlayResult as PlayResult
+from .training_records import PuzzlePlay as PuzzlePlay
+from .training_records import PuzzleRun as PuzzleRun
+from .training_records import RaceScore as RaceScore
+from .training_records import RatedPuzzle as RatedPuzzle
+from .training_records import RunMode as RunMode
 
 Platform = Literal["discord", "line", "console"]
 Color = Literal["w", "b"]
