@@ -53,6 +53,9 @@ class Incoming:
     # False when the door shows the chat none of the answers (a move made on the web board):
     # what the outbox keeps for the chat is due at once instead of after a grace.
     shown: bool = True
+    # Only the writer sees the answers: a LINE 1:1 chat, a Discord DM or slash command (answered
+    # ephemerally when the reply is private), the console. Puzzles served so are rated.
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,9 @@ class Reply:
     # The outbox row that also holds this reply (the bot's move): a door that showed the reply
     # tells the service (GameService.delivered), else the outbox pushes it a little later.
     outbox_key: str | None = None
+    # What a program reads of the reply besides its text (the console's --json shows each key):
+    # e.g. {"puzzle": {"id", "rating", "variant"}} on the reply that poses a puzzle.
+    data: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
@@ -166,6 +172,7 @@ class Reply:
             private=data.get("private", False),
             mentions=tuple(User(**u) for u in data.get("mentions", ())),
             outbox_key=data.get("outbox_key"),
+            data=data.get("data"),
         )
 
 

@@ -98,7 +98,7 @@ class ConsoleChat:
         # Each line is an event of its own: what it changes is stored with its answer, which the
         # outbox shows after a restart if this process died before printing it.
         return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions,
-                        event=uuid.uuid4().hex)
+                        event=uuid.uuid4().hex, private=True)
 
     async def show(self, reply: Reply, *, board: bool = False) -> None:
         image_path = self._save_image(reply)
@@ -113,7 +113,7 @@ class ConsoleChat:
                 "image": str(image_path) if image_path else None,
                 "game": game.as_dict() if game else None,
             }
-            self.out.write(json.dumps(record | (links or {}), ensure_ascii=False) + "\n")
+            self.out.write(json.dumps(record | (reply.data or {}) | (links or {}), ensure_ascii=False) + "\n")
         else:
             for line in reply.text.splitlines() or [""]:
                 self.out.write(f"bot: {line}\n")

@@ -173,7 +173,8 @@ class Door:
             return
         msg = Incoming(PLATFORM, self.key(message.channel, message.channel.id), self.user(message.author),
                        text or "help", community=str(message.guild.id if message.guild else message.channel.id),
-                       mentions=tuple(self.user(u) for u in others), addressed=True, event=str(message.id))
+                       mentions=tuple(self.user(u) for u in others), addressed=True, event=str(message.id),
+                       private=message.guild is None)  # a DM
         replies = await self._typing(message.channel, self.games.handle(msg))
         await self.deliver(MessageSink(message), replies)
 
@@ -376,6 +377,7 @@ class Door:
             locale=str(interaction.locale),
             addressed=True,
             event=str(interaction.id),
+            private=True,  # a private reply is ephemeral
         )
 
     def key(self, channel: object, channel_id: int | None) -> str:

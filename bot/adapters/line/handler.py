@@ -138,7 +138,7 @@ class LineHandler:
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
                             addressed=addressed, pictures=False, event=event.webhook_event_id, retried=retried,
-                            redeliverable=True)
+                            redeliverable=True, private=place.one_to_one)
         acting()  # from here on the event counts as handled, also if cut short
         return await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user,
                                   again=self._again(event, retried))
