@@ -12,6 +12,7 @@ from .queries import puzzle_training as training
 from .queries import puzzles
 from .queries.puzzle_training import Rate
 from .records import (
+    Glicko2Rating,
     ModeScore,
     NewNotice,
     Platform,
@@ -263,3 +264,11 @@ class PuzzleMethods(Driver):
     async def mode_best(self, player_id: int, mode: RunMode) -> ModeScore | None:
         """The player's best score of a mode, if they made a run."""
         return await self._read(training.mode_best(player_id, mode))
+
+    async def import_puzzle_history(
+        self, players: Sequence[tuple[int, Glicko2Rating, Sequence[tuple[str, bool]]]],
+        puzzles: Sequence[tuple[str, Glicko2Rating]] = (),
+    ) -> int:
+        """Write in bulk, in one transaction: each (player id, puzzle rating, [(puzzle id, solved)])
+        and each (puzzle id, rating); plays already stored are kept. Returns the plays given."""
+        return await self._write(training.import_history(players, puzzles, self._time()))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from .._plan import Plan, count, lock, rows
+from .._plan import Plan, count, lock, many, rows
 from .._rows import PUZZLE_COLUMNS, columns, instant, opt_instant, puzzle_from_row
 from ..errors import NotFound, VersionConflict
 from ..records import (
@@ -309,3 +309,32 @@ def _run(row: Sequence[Any]) -> PuzzleRun:
     platform_: Platform = platform
     return PuzzleRun(id_, mode, platform_, channel, player_id, puzzle_id, ply, score, combo, best_combo, mistakes,
                      skips, tuple(seen.split()), instant(started), opt_instant(deadline), opt_instant(ended), version)
+
+
+def import_history(players: Sequence[tuple[int, Glicko2Rating, Sequence[tuple[str, bool]]]],
+                   puzzles: Sequence[tuple[str, Glicko2Rating]], now: datetime) -> Plan[int]:
+    """Players' ratings and rated plays, and puzzles' ratings, written in bulk (a history brought
+    from elsewhere, or a benchmark's); returns the plays written."""
+    yield many(
+        """INSERT INTO puzzle_player_ratings (player_id, rating, deviation, volatility, rated, solved, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (player_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+               volatility = excluded.volatility, rated = excluded.rated, solved = excluded.solved,
+               updated = excluded.updated""",
+        [(player_id, r.rating, r.deviation, r.volatility, len(plays), sum(solved for _, solved in plays), now)
+         for player_id, r, plays in players],
+    )
+    plays = [(player_id, puzzle_id, "solved" if solved else "failed", now)
+             for player_id, _, history in players for puzzle_id, solved in history]
+    yield many(
+        """INSERT INTO puzzle_plays (player_id, puzzle_id, platform, channel, rated, result, served, answered)
+           VALUES (?, ?, 'import', '', TRUE, ?, ?, ?) ON CONFLICT (player_id, puzzle_id) DO NOTHING""",
+        [(player_id, puzzle_id, result, at, at) for player_id, puzzle_id, result, at in plays],
+    )
+    yield many(
+        """INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, plays) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (puzzle_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+               volatility = excluded.volatility, plays = excluded.plays""",
+        [(puzzle_id, r.rating, r.deviation, r.volatility, r.count) for puzzle_id, r in puzzles],
+    )
+    return len(plays)

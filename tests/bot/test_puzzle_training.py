@@ -188,3 +188,34 @@ def test_every_training_text_the_code_uses_is_in_every_catalogue() -> None:
     for word in ("puzzle_report", "puzzle_streak", "puzzle_storm", "puzzle_race", "puzzle_skip", "puzzle_stop"):
         assert catalog.word_for(word.removeprefix("puzzle_")) == word
     assert catalog.command_for("puzzlerating") == "puzzlerating"
+
+
+def test_the_console_process_keeps_the_puzzle_contract(tmp_path: Path) -> None:
+    """The real ``makruk-bot console --json`` with the shipped bank: the console is private, so
+    a legal move that is not the solution is a rated failure."""
+    from makruk import Move, board_class
+
+    from .test_console import run_console
+
+    db = tmp_path / "console.db"
+    posed = run_console(["puzzle"], "--json", env_db=db)
+    assert posed.returncode == 0, posed.stderr
+    puzzle = json.loads(posed.stdout.splitlines()[0])["puzzle"]
+    assert set(puzzle) == {"id", "rating", "variant"} and isinstance(puzzle["rating"], int)
+    shipped = {row["id"]: row for row in map(json.loads, (Path(__file__).parents[2] / "bot/puzzles/bank.jsonl")
+                                             .read_text("utf-8").splitlines()) if "id" in row}
+    row = shipped[puzzle["id"]]
+    board = board_class(puzzle["variant"])(row["fen"])
+    solution = Move.from_uci(row["moves"][0])
+    wrong = next(m for m in board.legal_moves() if m != solution and not _mates(board, m))
+    answered = run_console([wrong.uci()], "--json", env_db=db)
+    assert answered.returncode == 0, answered.stderr
+    record = json.loads(answered.stdout.splitlines()[0])
+    assert record["kind"] == "puzzle_wrong"
+    assert record["puzzle_rating"]["before"] == 1500 and record["puzzle_rating"]["after"] < 1500
+
+
+def _mates(board, move) -> bool:
+    after = board.copy()
+    after.push(move)
+    return after.is_checkmate()

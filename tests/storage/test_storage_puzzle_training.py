@@ -160,3 +160,19 @@ async def test_a_race_scores_each_racer(storage: Storage, bank: None, alice: Pla
     await storage.save_run(replace(race, ended=race.started), expected_version=race.version)
     board = await storage.mode_leaderboard("race")
     assert [(row.display_name, row.best) for row in board] == [("Bob", 2), ("Alice", 1)]
+
+
+async def test_a_history_is_imported_in_bulk(storage: Storage, bank: None, alice: Player, bob: Player) -> None:
+    written = await storage.import_puzzle_history(
+        [(alice.id, Glicko2Rating(1720, 80, 0.06), [("easy", True), ("mid", False)]),
+         (bob.id, Glicko2Rating(1300, 90, 0.06), [("easy", True)])],
+        [("hard", Glicko2Rating(2100, 70, 0.06, 9))],
+    )
+    assert written == 3
+    mine = await storage.player_puzzle_rating(alice.id)
+    assert mine.rating == Glicko2Rating(1720, 80, 0.06, 2) and mine.solved == 1
+    play = await storage.get_play(alice.id, "mid")
+    assert play is not None and play.rated and play.result == "failed"
+    assert (await storage.rated_puzzle("hard")).rating == 2100
+    left = await storage.puzzle_candidates(alice.id, "line", "c", 1500, variant="makruk")
+    assert [c.puzzle.id for c in left] == ["hard"]
