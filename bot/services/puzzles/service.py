@@ -31,7 +31,7 @@ class PuzzleService(Runs):
             answered = await self._answer_run(msg, language, run, text, keep)
             if answered is not None:
                 return answered
-        return await self._answer_post(msg, language, text, keep)
+        return await self._answer_post(msg, language, text, known, keep)
 
     async def _cmd_puzzle(self, msg: Incoming, language: str, args: tuple[str, ...],
                           keep: AnswerWith) -> list[Reply]:

@@ -18,14 +18,14 @@ from .training import Training
 
 
 class Solving(Training):
-    async def _answer_post(self, msg: Incoming, language: str, text: str,
+    async def _answer_post(self, msg: Incoming, language: str, text: str, known: Player | None,
                            keep: AnswerWith = unkept) -> list[Reply] | None:
-        """A bare move for the chat's open puzzle; None when there is none or ``text`` is no move."""
+        """A bare move for the chat's open puzzle by ``known`` (None: the writer is no player yet);
+        None when there is none or ``text`` is no move."""
         post = await self._open_post(msg)
         if post is None:
             return None
         puzzle = await self._puzzle(post.puzzle_id)
-        known = await self.storage.find_player(msg.platform, msg.user.id)  # chatter creates nobody
         ply, board = await self._position(post, puzzle, known)
         try:
             move = board.parse_move(text)
