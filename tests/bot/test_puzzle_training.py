@@ -219,3 +219,30 @@ def _mates(board, move) -> bool:
     after = board.copy()
     after.push(move)
     return after.is_checkmate()
+
+
+async def test_puzzle_review_lists_and_releases_a_withheld_puzzle(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``makruk-bot puzzle-review`` (its module's main, as bot/__main__.py calls a subcommand)."""
+    import argparse
+
+    from bot import puzzle_review
+    from storage import open_storage
+
+    db = str(tmp_path / "review.db")
+    async with await open_storage(db) as storage:
+        await storage.upsert_puzzles(bank()[:1])
+        for name in ("a", "b", "c"):
+            player = await storage.get_or_create_player("line", name, name)
+            await storage.report_puzzle("m1-600", player.id, f"wrong, says {name}")
+
+    async def review(serve: str | None = None, withhold: str | None = None) -> int:
+        return await puzzle_review.main(Settings(), argparse.Namespace(db=db, serve=serve, withhold=withhold))
+
+    assert await review() == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "m1-600: 3 reports", "  - wrong, says a", "  - wrong, says b", "  - wrong, says c"]
+    assert await review(serve="m1-600") == 0
+    assert capsys.readouterr().out == "m1-600: served again\n"
+    assert await review() == 0 and capsys.readouterr().out == ""
+    assert await review(withhold="nope") == 1
