@@ -83,7 +83,9 @@ class Solving(Training):
         reply_notation = move_text(language, board, reply)
         board.push(reply)
         text = self.t(language, "puzzle.right", name=msg.user.name, move=notation, reply=reply_notation)
-        card = self._card(language, puzzle, board, text, kind="puzzle", last=reply)
+        # Served in private, its cards stay private (Discord: ephemeral, as the puzzle was).
+        card = self._card(language, puzzle, board, text, kind="puzzle", last=reply,
+                          private=msg.private and post.subscription_id is None)
         answer, shown = keep(lambda progress: [card])
         await self.storage.save_progress(post.id, player.id, ply + 2, answer=answer)
         return [await self.with_card(card) for card in shown]
