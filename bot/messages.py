@@ -53,6 +53,10 @@ class Incoming:
     # False when the door shows the chat none of the answers (a move made on the web board):
     # what the outbox keeps for the chat is due at once instead of after a grace.
     shown: bool = True
+    # The sender may organize the chat's events (Discord: Manage Server); only doors that can tell set it.
+    manager: bool = False
+    # The game the door knows the message is about (a Discord game thread, a web board's page).
+    game: int | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,9 @@ class Reply:
     # The outbox row that also holds this reply (the bot's move): a door that showed the reply
     # tells the service (GameService.delivered), else the outbox pushes it a little later.
     outbox_key: str | None = None
+    # JSON-ready facts beside the text (a tournament's pairings, standings, a Scheduled Event's times):
+    # the console prints them, doors read what they need.
+    data: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
@@ -166,6 +173,7 @@ class Reply:
             private=data.get("private", False),
             mentions=tuple(User(**u) for u in data.get("mentions", ())),
             outbox_key=data.get("outbox_key"),
+            data=data.get("data"),
         )
 
 
