@@ -57,6 +57,12 @@ class Outgoing:
         return {"allowed_mentions": self.allowed_mentions, **{k: v for k, v in values.items() if v is not None}}
 
 
+def role_of(reply: Reply) -> str | None:
+    """The role a reply mentions (``data["role"]``, a role id), if it names a valid one."""
+    role = (reply.data or {}).get("role")
+    return str(role) if role is not None and str(role).isdigit() else None
+
+
 class Renderer:
     def __init__(self, catalog: Catalog, *, web_board: bool = False) -> None:
         self.catalog = catalog
@@ -79,10 +85,15 @@ class Renderer:
             embed.set_image(url=f"attachment://{name}")
         if reply.game is not None:
             embed.set_footer(text=self.footer(reply.language, reply.game))
-        if reply.mentions:
-            out.content = " ".join(f"<@{user.id}>" for user in reply.mentions if user.id.isdigit()) or None
+        role = role_of(reply)
+        if reply.mentions or role is not None:
+            pings = [f"<@&{role}>"] if role is not None else []
+            pings += [f"<@{user.id}>" for user in reply.mentions if user.id.isdigit()]
+            out.content = " ".join(pings) or None
             users = [discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()]
-            out.allowed_mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+            # exactly the role the notice names (a tournament's reminders and pairings), no other
+            roles: list[discord.abc.Snowflake] | bool = [discord.Object(int(role))] if role is not None else False
+            out.allowed_mentions = discord.AllowedMentions(everyone=False, roles=roles, users=users)
         out.view = views.sendable(*self.controls(reply, choices))
         return out
 

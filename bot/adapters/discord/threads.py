@@ -55,6 +55,13 @@ class GameThreads:
         self._threads.pop(game_id, None)
         self._absent.pop(game_id, None)
 
+    def game_of(self, channel: object) -> int | None:
+        """The game of a game thread of this bot (``#<game>`` in its name); None anywhere else."""
+        if not isinstance(channel, discord.Thread) or not self.owns(channel):
+            return None
+        found = re.search(r"#(\d+)(?!\d)", channel.name or "")
+        return int(found.group(1)) if found else None
+
     def parent_of(self, thread_id: int | None) -> int | None:
         """The channel of a game thread seen recently; None for any other channel."""
         return next((t.parent_id for t in self._threads.values() if t.id == thread_id), None)
