@@ -11,7 +11,8 @@ from typing import Any, cast
 import discord
 import pytest
 
-from bot.messages import GameView, Incoming, Notice, Reply, User
+from bot.messages import BoardView, GameView, Incoming, Notice, Reply, User
+from makruk import SQUARE_NAMES
 
 from .conftest import offline_bot
 from .fakes import FakeDiscord, Sent
@@ -98,7 +99,7 @@ async def a_game(service) -> GameView:
 
 def game_notice(game: GameView, key: str = "a1b2c3g1") -> Notice:
     reply = Reply(kind="tournament_game", text=f"Round 1, board 1: {game.white} against {game.black}",
-                  language="en", game=game)
+                  language="en", game=game, board=BoardView(game.fen))
     return Notice("discord", str(CHANNEL_ID), reply, key=key)
 
 
@@ -310,3 +311,26 @@ async def test_new_with_a_role_writes_it_as_the_service_reads_it(api, heard):
                 {"type": 4, "name": "minutes", "value": 90}, {"type": 8, "name": "role", "value": "555"}]}]}
     await api.dispatch(api.interaction(2, ALICE, data))
     assert [m.text for m in heard] == ["tournament new arena 3+2 90m role:555"]
+
+
+async def test_a_board_in_a_tournament_games_thread_offers_that_games_moves(bot, api, service, monkeypatch):
+    game = await a_game(service)
+    await bot.door.send(game_notice(game))
+    [opened] = [s for s in api.sent if s.kind == "message"]
+    assert "makruk:pick:piece" in opened.custom_ids  # the notice's board: alice, to move, picks a piece
+
+    async def another_game(platform, channel):  # the chat's own game is not this one
+        return None
+
+    async def its_moves(platform, channel):
+        return []
+
+    monkeypatch.setattr(service, "channel_game", another_game)
+    monkeypatch.setattr(service, "turn_choices", its_moves)
+    api.clear()
+    await api.slash(ALICE, "board", channel=api.channels[opened.channel])
+    [board] = api.boards()
+    assert board.channel == opened.channel and "makruk:pick:piece" in board.custom_ids
+    options = board.component("makruk:pick:piece")["options"]
+    record = await service.game_record(game.id)
+    assert {o["value"] for o in options} == {SQUARE_NAMES[c.from_square] for c in service.choices(record)}

@@ -311,7 +311,7 @@ class Door:
         last_board = max((i for i, r in enumerate(replies) if _live_board(r)), default=None)
         thread = None
         for i, reply in enumerate(replies):
-            choices = await self._turn_choices(self.key(sink.channel, sink.channel_id)) if i == last_board else ()
+            choices = await self._board_choices(sink, reply) if i == last_board else ()
             out = self.render.reply(reply, choices=choices)
             if private or reply.private:
                 await sink.send(out, private=True)
@@ -361,6 +361,17 @@ class Door:
             self.threads.forget(game_id)
             return False
         return True
+
+    async def _board_choices(self, sink: Sink, reply: Reply) -> Sequence[MoveChoice]:
+        """The piece select's moves: the channel's game's, unless the board is of another game
+        played in its own thread (a tournament's: the chat's casual game is a different one)."""
+        key = self.key(sink.channel, sink.channel_id)
+        game = reply.game
+        if game is not None and self.threads.game_of(sink.channel) == game.id:
+            casual = await self.games.channel_game(PLATFORM, key)
+            if casual is None or casual.id != game.id:
+                return (await self._tournament_game(reply))[1]
+        return await self._turn_choices(key)
 
     async def _turn_choices(self, key: str) -> list[MoveChoice]:
         """The legal moves of the side to move in the channel's game, for the piece select."""
