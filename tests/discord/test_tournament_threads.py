@@ -334,3 +334,15 @@ async def test_a_board_in_a_tournament_games_thread_offers_that_games_moves(bot,
     options = board.component("makruk:pick:piece")["options"]
     record = await service.game_record(game.id)
     assert {o["value"] for o in options} == {SQUARE_NAMES[c.from_square] for c in service.choices(record)}
+
+
+async def test_a_big_rounds_pairings_ping_whoever_fits_in_one_message(bot, api):
+    players = tuple(User(str(700000000000001000 + i), f"p{i}") for i in range(120))
+    reply = Reply(kind="tournament_pairings", text="Round 1", language="en", mentions=players,
+                  data={"tournament": 7, "role": "555"})
+    await bot.door.send(Notice("discord", str(CHANNEL_ID), reply, key="a1b2c3r1"))
+    [posted] = [s for s in api.sent if s.kind == "message"]
+    content = posted.json["content"]
+    assert len(content) <= 2000 and content.startswith("<@&555> <@700000000000001000>")
+    pinged = [int(word[2:-1]) for word in content.split()[1:]]
+    assert posted.json["allowed_mentions"]["users"] == pinged and len(pinged) > 60

@@ -28,6 +28,7 @@ BOARD_FILE = "board.png"
 REPLAY_FILE = "replay.gif"
 PGN_FILE = "makruk.pgn"
 EMBED_LIMIT = 4096
+CONTENT_LIMIT = 2000  # a message's text, where the mentions go
 PGN_INLINE_LIMIT = 3800
 COLOURS = {
     "error": discord.Colour(0xC0392B),
@@ -88,9 +89,13 @@ class Renderer:
         role = role_of(reply)
         if reply.mentions or role is not None:
             pings = [f"<@&{role}>"] if role is not None else []
-            pings += [f"<@{user.id}>" for user in reply.mentions if user.id.isdigit()]
+            mentioned = [u for u in reply.mentions if u.id.isdigit()]
+            pings += [f"<@{user.id}>" for user in mentioned]
+            while len(" ".join(pings)) > CONTENT_LIMIT:  # a big event's pairings: who fits is pinged
+                pings.pop()
+                mentioned.pop()
             out.content = " ".join(pings) or None
-            users = [discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()]
+            users = [discord.Object(int(u.id)) for u in mentioned]
             # exactly the role the notice names (a tournament's reminders and pairings), no other
             roles: list[discord.abc.Snowflake] | bool = [discord.Object(int(role))] if role is not None else False
             out.allowed_mentions = discord.AllowedMentions(everyone=False, roles=roles, users=users)

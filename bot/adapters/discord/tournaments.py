@@ -79,6 +79,8 @@ class ScheduledEvents:
                     await self._create(channel, tournament, data, now)
             elif existing is not None:
                 await existing.delete()
+        except discord.NotFound:  # deleted by a moderator meanwhile: what was asked is so
+            log.info("the Scheduled Event of tournament %s was already gone", tournament)
         except discord.Forbidden as error:
             log.warning("no Scheduled Event for tournament %s in server %s (Manage Events is needed): %s",
                         tournament, channel.guild.id, error)
