@@ -26,6 +26,16 @@ from .puzzle_records import PuzzleProgress as PuzzleProgress
 from .puzzle_records import PuzzleScore as PuzzleScore
 from .puzzle_records import Streak as Streak
 from .puzzle_records import Subscription as Subscription
+from .tournament_records import BoardRow as BoardRow
+from .tournament_records import Bye as Bye
+from .tournament_records import EntrantRow as EntrantRow
+from .tournament_records import NewBoard as NewBoard
+from .tournament_records import NewRound as NewRound
+from .tournament_records import NewTournament as NewTournament
+from .tournament_records import Rota as Rota
+from .tournament_records import Tournament as Tournament
+from .tournament_records import TournamentRound as TournamentRound
+from .tournament_records import TournamentState as TournamentState
 
 Platform = Literal["discord", "line", "console"]
 Color = Literal["w", "b"]
@@ -128,6 +138,7 @@ class NewGame:
     remind_at: datetime | None = None
     time_control: TimeControl | None = None  # a live game's clock; None: correspondence
     clocks: Clocks | None = None
+    tournament_id: int | None = None  # the event it is a round's game of
 
     def __post_init__(self) -> None:
         if self.status not in OPEN_STATUSES:
@@ -166,6 +177,8 @@ class Game:
     moves: tuple[MoveRecord, ...]
     time_control: TimeControl | None = None  # a live game's clock; None: correspondence
     clocks: Clocks | None = None  # a live game's clocks as of its last move
+    tournament_id: int | None = None  # the event it belongs to (many per chat)
+    berserk: str | None = None  # an arena game's sides that went berserk: 'w', 'b', 'wb'
 
     @property
     def speed(self) -> Speed:
@@ -232,6 +245,7 @@ class GameChanges:
     remind_at: datetime | Keep | None = UNCHANGED
     reminded: bool | Keep = UNCHANGED
     clocks: Clocks | Keep | None = UNCHANGED
+    berserk: str | Keep | None = UNCHANGED
 
     def items(self) -> Iterator[tuple[str, Any]]:
         """The changed fields as (name, new value), in declaration order."""

@@ -178,7 +178,7 @@ class Door:
         msg = Incoming(PLATFORM, self.key(message.channel, message.channel.id), self.user(message.author),
                        text or "help", community=str(message.guild.id if message.guild else message.channel.id),
                        mentions=tuple(self.user(u) for u in others), addressed=True, event=str(message.id),
-                       manager=manager, game=self.threads.game_of(message.channel))
+                       manager=manager, game=self.threads.game_of(message.channel, message.channel.id))
         replies = await self._typing(message.channel, self.games.handle(msg))
         await self.deliver(MessageSink(message), replies)
 
@@ -367,7 +367,7 @@ class Door:
         played in its own thread (a tournament's: the chat's casual game is a different one)."""
         key = self.key(sink.channel, sink.channel_id)
         game = reply.game
-        if game is not None and self.threads.game_of(sink.channel) == game.id:
+        if game is not None and self.threads.game_of(sink.channel, sink.channel_id) == game.id:
             casual = await self.games.channel_game(PLATFORM, key)
             if casual is None or casual.id != game.id:
                 return (await self._tournament_game(reply))[1]
@@ -421,7 +421,7 @@ class Door:
             addressed=True,
             event=str(interaction.id),
             manager=interaction.guild_id is not None and interaction.permissions.manage_guild,
-            game=self.threads.game_of(interaction.channel),
+            game=self.threads.game_of(interaction.channel, interaction.channel_id),
         )
 
     def key(self, channel: object, channel_id: int | None) -> str:
