@@ -346,3 +346,13 @@ async def test_a_big_rounds_pairings_ping_whoever_fits_in_one_message(bot, api):
     assert len(content) <= 2000 and content.startswith("<@&555> <@700000000000001000>")
     pinged = [int(word[2:-1]) for word in content.split()[1:]]
     assert posted.json["allowed_mentions"]["users"] == pinged and len(pinged) > 60
+
+
+async def test_the_standings_picture_is_attached_as_standings_png_in_the_channel(bot, api):
+    picture = b"\x89PNG\r\n\x1a\nstandings"
+    reply = Reply(kind="tournament_standings", text="Standings after round 1", language="en", image=picture,
+                  data={"tournament": 7, "round": 1, "final": False, "rows": []})
+    await bot.door.send(Notice("discord", str(CHANNEL_ID), reply, key="a1b2c3r2"))
+    [posted] = [s for s in api.sent if s.kind == "message"]
+    assert posted.channel == CHANNEL_ID and posted.files == [("standings.png", picture)]
+    assert posted.embeds[0]["image"]["url"] == "attachment://standings.png"

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 BOARD_FILE = "board.png"
 REPLAY_FILE = "replay.gif"
+STANDINGS_FILE = "standings.png"
 PGN_FILE = "makruk.pgn"
 EMBED_LIMIT = 4096
 CONTENT_LIMIT = 2000  # a message's text, where the mentions go
@@ -81,7 +82,8 @@ class Renderer:
             embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
                                  else self.t(reply.language, "discord.export.attached"))
         if reply.image is not None:
-            name = REPLAY_FILE if reply.image.startswith(b"GIF8") else BOARD_FILE  # export ID gif
+            name = (REPLAY_FILE if reply.image.startswith(b"GIF8")  # export ID gif
+                    else STANDINGS_FILE if reply.kind == "tournament_standings" else BOARD_FILE)
             out.file = discord.File(io.BytesIO(reply.image), filename=name)
             embed.set_image(url=f"attachment://{name}")
         if reply.game is not None:
