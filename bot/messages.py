@@ -53,6 +53,12 @@ class Incoming:
     # False when the door shows the chat none of the answers (a move made on the web board):
     # what the outbox keeps for the chat is due at once instead of after a grace.
     shown: bool = True
+    # The game the door knows the message is about (a Discord game thread, the web board's
+    # page): it is the chat's game for the message while it is open there, before the
+    # sender's tournament game and the casual one.
+    game: int | None = None
+    # The sender may run the chat's events (Discord: Manage Server); set by the door.
+    manager: bool = False
     # Only the writer sees the answers: a LINE 1:1 chat, a Discord DM or slash command (answered
     # ephemerally when the reply is private), the console. Puzzles served so are rated.
     private: bool = False
@@ -136,16 +142,18 @@ class Reply:
     # The outbox row that also holds this reply (the bot's move): a door that showed the reply
     # tells the service (GameService.delivered), else the outbox pushes it a little later.
     outbox_key: str | None = None
-    # What a program reads of the reply besides its text (the console's --json shows each key):
-    # e.g. {"puzzle": {"id", "rating", "variant"}} on the reply that poses a puzzle.
-    data: dict[str, Any] | None = None
+    # Structured content for doors and the console (a tournament's pairings or standings):
+    # JSON-ready, so that it survives the outbox (left out of the hash: a dict has none).
+    data: dict[str, Any] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
 
         >>> reply = Reply("game", "e4", "en", board=BoardView("8/8/8/8/8/8/8/8 w - - 0 1"),
-        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),))
-        >>> Reply.from_dict(reply.to_dict()) == reply
+        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),),
+        ...               data={"round": 2, "boards": [[1, "bob", "ann"]]})
+        >>> import json
+        >>> Reply.from_dict(json.loads(json.dumps(reply.to_dict()))) == reply
         True
         """
         # By hand, not dataclasses.asdict: that deep-copies every value, and this runs for every

@@ -12,9 +12,11 @@ from .errors import ChannelBusy as ChannelBusy
 from .errors import IncompatibleDatabase as IncompatibleDatabase
 from .errors import NotFound as NotFound
 from .errors import PuzzleAlreadyPosted as PuzzleAlreadyPosted
+from .errors import RoundAlreadyPaired as RoundAlreadyPaired
 from .errors import StorageBusy as StorageBusy
 from .errors import StorageError as StorageError
 from .errors import StorageUnavailable as StorageUnavailable
+from .errors import TournamentBusy as TournamentBusy
 from .errors import VersionConflict as VersionConflict
 from .open import is_database_url as is_database_url
 from .open import open_storage as open_storage
@@ -26,10 +28,13 @@ from .records import INITIAL_VOLATILITY as INITIAL_VOLATILITY
 from .records import NO_CHANGES as NO_CHANGES
 from .records import OPEN_STATUSES as OPEN_STATUSES
 from .records import UNCHANGED as UNCHANGED
+from .records import BoardRow as BoardRow
+from .records import Bye as Bye
 from .records import ChannelSettings as ChannelSettings
 from .records import ChatState as ChatState
 from .records import Clocks as Clocks
 from .records import Color as Color
+from .records import EntrantRow as EntrantRow
 from .records import Game as Game
 from .records import GameChanges as GameChanges
 from .records import GameStatus as GameStatus
@@ -37,10 +42,13 @@ from .records import Glicko2Rating as Glicko2Rating
 from .records import InboxEvent as InboxEvent
 from .records import ModeScore as ModeScore
 from .records import MoveRecord as MoveRecord
+from .records import NewBoard as NewBoard
 from .records import NewEvent as NewEvent
 from .records import NewGame as NewGame
 from .records import NewMove as NewMove
 from .records import NewNotice as NewNotice
+from .records import NewRound as NewRound
+from .records import NewTournament as NewTournament
 from .records import NoticeCounts as NoticeCounts
 from .records import OutboxNotice as OutboxNotice
 from .records import Perpetual as Perpetual
@@ -61,6 +69,7 @@ from .records import RaceScore as RaceScore
 from .records import RatedPuzzle as RatedPuzzle
 from .records import RatingUpdate as RatingUpdate
 from .records import Result as Result
+from .records import Rota as Rota
 from .records import RunMode as RunMode
 from .records import Seat as Seat
 from .records import Speed as Speed
@@ -69,5 +78,8 @@ from .records import Streak as Streak
 from .records import Subscription as Subscription
 from .records import Taken as Taken
 from .records import TimeControl as TimeControl
+from .records import Tournament as Tournament
+from .records import TournamentRound as TournamentRound
+from .records import TournamentState as TournamentState
 from .sqlite import DEFAULT_DATABASE_PATH as DEFAULT_DATABASE_PATH
 from .sqlite import SqliteStorage as SqliteStorage

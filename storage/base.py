@@ -3,7 +3,7 @@
 It speaks only in records (records.py) and errors (errors.py), never in SQL: each method runs a plan
 of storage/queries on the driver (`_write`, `_read`, `_snapshot`, in _driver.py) that SqliteStorage and
 PostgresStorage supply. The puzzle methods are in _puzzle_methods.py, the inbox, lease and outbox ones
-in _queue_methods.py.
+in _queue_methods.py, the tournament ones in _tournament_methods.py.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ._plan import Duplicate
 from ._puzzle_methods import PuzzleMethods
 from ._queue_methods import QueueMethods
 from ._rows import utc
+from ._tournament_methods import TournamentMethods
 from .queries import channels, games, players
 from .records import (
     NO_CHANGES,
@@ -42,7 +43,7 @@ from .records import (
 __all__ = ["Answer", "Storage"]
 
 
-class Storage(PuzzleMethods, QueueMethods):
+class Storage(PuzzleMethods, QueueMethods, TournamentMethods):
     """Durable games, players, ratings, puzzles and the outbox of notices.
 
     A method returns only after its change is committed to disk. Every write that
@@ -155,9 +156,11 @@ class Storage(PuzzleMethods, QueueMethods):
         """The game with its moves; NotFound if there is none."""
         return await self._read(games.get_game(self._moves, game_id))
 
-    async def active_game(self, platform: Platform, channel: str) -> Game | None:
-        """The channel's open challenge or active game, with its moves."""
-        return await self._read(games.open_game(self._moves, platform, channel))
+    async def active_game(self, platform: Platform, channel: str, *, user_id: str | None = None,
+                          game_id: int | None = None) -> Game | None:
+        """The channel's open challenge or active game outside events, with its moves; with
+        `user_id` or `game_id`, the one a message of theirs is about, as chat_state's."""
+        return await self._read(games.open_game(self._moves, platform, channel, user_id, game_id))
 
     async def last_game(self, platform: Platform, channel: str) -> Game | None:
         """The channel's most recent game in any status (e.g. to export a finished one)."""
@@ -279,11 +282,13 @@ class Storage(PuzzleMethods, QueueMethods):
 
     # Channel settings (storage/queries/channels.py)
 
-    async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
-        """The chat's settings, its open game with the game's players, and the sender's player
-        record (None if never seen), in one round trip: what a message needs before it is
-        answered (a move then needs only one more, its commit)."""
-        return await self._snapshot(channels.chat_state(self._moves, platform, channel, user_id))
+    async def chat_state(self, platform: Platform, channel: str, user_id: str, game_id: int | None = None) -> ChatState:
+        """The chat's settings, the open game the sender's message is about with the game's
+        players, and the sender's player record (None if never seen), in one round trip: what a
+        message needs before it is answered (a move then needs only one more, its commit). The
+        game is `game_id` if it is open in the chat (the door knows the message is about it),
+        else the sender's game of the chat's event, else the chat's casual game."""
+        return await self._snapshot(channels.chat_state(self._moves, platform, channel, user_id, game_id))
 
     async def get_channel_settings(self, platform: Platform, channel: str) -> ChannelSettings:
         """The channel's settings; all None (bot defaults) if never set."""

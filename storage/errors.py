@@ -32,6 +32,26 @@ class ChannelBusy(StorageError):
         self.game_id = game_id
 
 
+class TournamentBusy(StorageError):
+    """The chat already has an open (announced or running) event: one at a time per chat."""
+
+    def __init__(self, platform: str, channel: str, tournament_id: int | None) -> None:
+        held = f" (tournament {tournament_id})" if tournament_id is not None else ""
+        super().__init__(f"{platform} channel {channel!r} already has an open tournament{held}")
+        self.platform = platform
+        self.channel = channel
+        self.tournament_id = tournament_id
+
+
+class RoundAlreadyPaired(StorageError):
+    """That round of that event is stored already (another writer paired it): read again."""
+
+    def __init__(self, tournament_id: int, number: int) -> None:
+        super().__init__(f"round {number} of tournament {tournament_id} is paired already")
+        self.tournament_id = tournament_id
+        self.number = number
+
+
 class PuzzleAlreadyPosted(StorageError):
     """That puzzle was already shown in that chat; a chat never sees one twice."""
 

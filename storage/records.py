@@ -26,6 +26,16 @@ from .puzzle_records import PuzzleProgress as PuzzleProgress
 from .puzzle_records import PuzzleScore as PuzzleScore
 from .puzzle_records import Streak as Streak
 from .puzzle_records import Subscription as Subscription
+from .tournament_records import BoardRow as BoardRow
+from .tournament_records import Bye as Bye
+from .tournament_records import EntrantRow as EntrantRow
+from .tournament_records import NewBoard as NewBoard
+from .tournament_records import NewRound as NewRound
+from .tournament_records import NewTournament as NewTournament
+from .tournament_records import Rota as Rota
+from .tournament_records import Tournament as Tournament
+from .tournament_records import TournamentRound as TournamentRound
+from .tournament_records import TournamentState as TournamentState
 from .training_records import Glicko2Rating as Glicko2Rating
 from .training_records import ModeScore as ModeScore
 from .training_records import PlayerPuzzleRating as PlayerPuzzleRating
@@ -43,7 +53,8 @@ Result = Literal["1-0", "0-1", "1/2-1/2"]
 Promotion = Literal["forced", "optional"]
 Perpetual = Literal["forbid", "draw"]
 
-# A channel holds at most one game in these states (a unique index enforces it).
+# A channel holds at most one game in these states outside events (a unique index enforces
+# it), and any number of tournament games.
 OPEN_STATUSES: Final[tuple[GameStatus, ...]] = ("challenge", "active")
 
 # Glicko-2 starting values of a player new to a variant.
@@ -137,6 +148,7 @@ class NewGame:
     remind_at: datetime | None = None
     time_control: TimeControl | None = None  # a live game's clock; None: correspondence
     clocks: Clocks | None = None
+    tournament_id: int | None = None  # the event it is a round's game of
 
     def __post_init__(self) -> None:
         if self.status not in OPEN_STATUSES:
@@ -175,6 +187,8 @@ class Game:
     moves: tuple[MoveRecord, ...]
     time_control: TimeControl | None = None  # a live game's clock; None: correspondence
     clocks: Clocks | None = None  # a live game's clocks as of its last move
+    tournament_id: int | None = None  # the event it belongs to (many per chat)
+    berserk: str | None = None  # an arena game's sides that went berserk: 'w', 'b', 'wb'
 
     @property
     def speed(self) -> Speed:
@@ -241,6 +255,7 @@ class GameChanges:
     remind_at: datetime | Keep | None = UNCHANGED
     reminded: bool | Keep = UNCHANGED
     clocks: Clocks | Keep | None = UNCHANGED
+    berserk: str | Keep | None = UNCHANGED
 
     def items(self) -> Iterator[tuple[str, Any]]:
         """The changed fields as (name, new value), in declaration order."""

@@ -154,7 +154,8 @@ class Socket:
             return await self._error("game_over")  # the chat's open game is another one now
         game = record.game
         msg = Incoming(game.platform, game.channel, User(self.bearer.user_id, record.names[side]), text,
-                       community=game.community, event=f"web-{uuid.uuid4().hex}", shown=False, pictures=False)
+                       community=game.community, event=f"web-{uuid.uuid4().hex}", shown=False, pictures=False,
+                       game=game.id)
         replies = await self.board.games.handle(msg)
         for reply in replies:
             if reply.error:

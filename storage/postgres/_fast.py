@@ -25,7 +25,7 @@ from .._rows import (
     utc,
 )
 from ..errors import NotFound, VersionConflict
-from ..queries.games import OPEN
+from ..queries.games import OPEN, sender_game
 from ..records import ChatState, Game, GameChanges, MoveRecord, NewMove, NewNotice, Platform
 from ._sql import Connection
 
@@ -35,8 +35,9 @@ def moves_of(games: str) -> str:
     return f"(SELECT array_agg(ROW({MOVE_COLUMNS}) ORDER BY ply) FROM moves WHERE game_id = {games}.id)"
 
 
-# The chat's settings, the sender, and the chat's open game with its players and (unless the
-# cache holds them: $4, $5 are the id and version it holds for the chat) its moves.
+# The chat's settings, the sender, and the open game the sender's message is about (as
+# queries.games.open_game: $6 the game named, if one is) with its players and (unless the cache
+# holds them: $4, $5 are the id and version it holds for the chat) its moves.
 _CHAT_STATE: Final = f"""
     SELECT (SELECT ROW({SETTINGS_COLUMNS}) FROM channel_settings
             WHERE platform = $1 AND channel = $2) AS settings,
@@ -48,14 +49,19 @@ _CHAT_STATE: Final = f"""
                CASE WHEN id = $4 AND version = $5 THEN NULL ELSE {moves_of("games")} END AS moves,
                (SELECT array_agg(ROW({PLAYER_COLUMNS})) FROM players
                 WHERE players.id IN (games.white_player, games.black_player)) AS players
-        FROM games WHERE platform = $1 AND channel = $2 AND {OPEN}
+        FROM games WHERE platform = $1 AND channel = $2 AND {OPEN} AND {{sender_game}}
     ) AS open_game ON true"""
+_CHAT_STATES: Final = tuple(_CHAT_STATE.format(sender_game=sender_game(named, True, "$1", "$3", "$6"))
+                            for named in (False, True))
 
 
-async def chat_state(conn: Connection, cache: MoveCache, platform: Platform, channel: str, user_id: str) -> ChatState:
+async def chat_state(conn: Connection, cache: MoveCache, platform: Platform, channel: str, user_id: str,
+                     game_id: int | None = None) -> ChatState:
     """One statement, so one round trip and one snapshot."""
     held = cache.of_chat(platform, channel)
-    row = await conn.fetchrow(_CHAT_STATE, platform, channel, user_id, *(held[:2] if held else (None, None)))
+    named = () if game_id is None else (game_id,)
+    row = await conn.fetchrow(_CHAT_STATES[bool(named)], platform, channel, user_id,
+                              *(held[:2] if held else (None, None)), *named)
     game = None
     if row["game"] is not None and held is not None and row["cached"]:
         game = game_from_row(row["game"], held[2])

@@ -144,8 +144,8 @@ class PostgresStorage(Storage):
 
     # The calls every chat message makes, in one statement each where they can be (_fast.py).
 
-    async def chat_state(self, platform: Platform, channel: str, user_id: str) -> ChatState:
-        return await self._run(_fast.chat_state, self._moves, platform, channel, user_id)
+    async def chat_state(self, platform: Platform, channel: str, user_id: str, game_id: int | None = None) -> ChatState:
+        return await self._run(_fast.chat_state, self._moves, platform, channel, user_id, game_id)
 
     async def _change(self, game_id: int, expected_version: int, move: NewMove | None, changes: GameChanges,
                       ratings: list[RatingUpdate], notices: list[NewNotice]) -> Game:

@@ -14,9 +14,10 @@ from .outbox import insert_notices
 from .players import find_player, get_players
 
 
-def chat_state(cache: MoveCache, platform: Platform, channel: str, user_id: str) -> Plan[ChatState]:
+def chat_state(cache: MoveCache, platform: Platform, channel: str, user_id: str,
+               game_id: int | None = None) -> Plan[ChatState]:
     """Run as one snapshot (PostgreSQL has it as one statement: postgres/_fast.py)."""
-    game = yield from open_game(cache, platform, channel)
+    game = yield from open_game(cache, platform, channel, user_id, game_id)
     players = (yield from get_players(sorted(set(game.player_ids)))) if game is not None else {}
     settings = yield from get_channel_settings(platform, channel)
     sender = yield from find_player(platform, user_id)

@@ -40,6 +40,8 @@ from .outbox import insert_notices
 from .players import apply_ratings
 
 OPEN: Final = "status IN ('challenge', 'active')"
+# A chat holds one open game outside events (a unique index) and any number of event games.
+CASUAL: Final = "tournament_id IS NULL"
 _NO_ID: Final = 2**63 - 1  # "before no id": every game
 
 
@@ -52,13 +54,13 @@ def create_game(new: NewGame, notices: Sequence[NewNotice], now: datetime) -> Pl
                 perpetual, move_seconds, white_player, white_engine, black_player,
                 black_engine, rated, created_by, start_fen, status, deadline,
                 remind_at, clock_initial, clock_increment, white_ms, black_ms, clock_since,
-                created, updated)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                tournament_id, created, updated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING {GAME_COLUMNS}""",
         new.platform, new.channel, new.community, new.variant, new.promotion, new.perpetual,
         new.move_seconds, white_player, white_engine, black_player, black_engine, new.rated,
         new.created_by, new.start_fen, new.status, new.deadline, new.remind_at,
-        *time_control_columns(new.time_control), *clock_columns(new.clocks), now, now,
+        *time_control_columns(new.time_control), *clock_columns(new.clocks), new.tournament_id, now, now,
     )
     yield from insert_notices(notices, now)
     return game_from_row(found[0], ())
@@ -66,11 +68,13 @@ def create_game(new: NewGame, notices: Sequence[NewNotice], now: datetime) -> Pl
 
 def channel_busy(platform: str, channel: str, game_id: int | None = None) -> Plan[ChannelBusy]:
     """What the one-open-game-per-chat index refusing a write (a new game in the chat, or a
-    change to `game_id`) means: the chat's open game, read after the transaction ended."""
+    change to `game_id`) means: the chat's open game outside events, read after the
+    transaction ended."""
     if game_id is not None:
         found = yield rows("SELECT platform, channel FROM games WHERE id = ?", game_id)
         platform, channel = found[0]
-    held = yield rows(f"SELECT id FROM games WHERE platform = ? AND channel = ? AND {OPEN}", platform, channel)
+    held = yield rows(f"SELECT id FROM games WHERE platform = ? AND channel = ? AND {OPEN} AND {CASUAL}",
+                      platform, channel)
     return ChannelBusy(platform, channel, held[0][0] if held else None)
 
 
@@ -81,10 +85,29 @@ def get_game(cache: MoveCache, game_id: int) -> Plan[Game]:
     return found[0]
 
 
-def open_game(cache: MoveCache, platform: str, channel: str) -> Plan[Game | None]:
-    """The chat's challenge or game being played."""
-    found = yield from _games(cache, f"platform = ? AND channel = ? AND {OPEN}", platform, channel)
+def open_game(cache: MoveCache, platform: str, channel: str, user_id: str | None = None,
+              game_id: int | None = None) -> Plan[Game | None]:
+    """The open game a message from `user_id` in the chat is about: the game it names
+    (`game_id`, if open there), else the sender's game of the chat's event, else the chat's
+    casual game (a spectator's, or without a sender)."""
+    named, sender = game_id is not None, user_id is not None
+    values = [game_id] * named + [platform, user_id] * 2 * sender + [game_id] * named
+    found = yield from _games(cache, f"platform = ? AND channel = ? AND {OPEN} AND {sender_game(named, sender)}",
+                              platform, channel, *values)
     return found[0] if found else None
+
+
+def sender_game(named: bool, sender: bool, platform: str = "?", user: str = "?", game: str = "?") -> str:
+    """open_game's condition and order after the chat's (of `games` columns): the named game,
+    the sender's event game, the casual game, in that order. The terms naming the game are
+    written only when one is named (PostgreSQL cannot type a bare `? IS NULL`); PostgreSQL's
+    one statement (postgres/_fast.py) gives its parameters' numbers."""
+    ways = [CASUAL] + [f"id = {game}"] * named
+    if sender:
+        player = f"(SELECT id FROM players WHERE platform = {platform} AND user_id = {user})"
+        ways += [f"white_player IN {player}", f"black_player IN {player}"]
+    first = f"(id = {game}) DESC, " if named else ""
+    return f"({' OR '.join(ways)}) ORDER BY {first}({CASUAL}), id LIMIT 1"
 
 
 def last_game(cache: MoveCache, platform: str, channel: str) -> Plan[Game | None]:
@@ -140,11 +163,18 @@ def due_deadlines(now: datetime, platform: str | None) -> Plan[list[Game]]:
 
 
 def next_deadline(after: datetime | None, platform: str | None) -> Plan[datetime | None]:
-    """The earliest deadline of an active game (a flag, a first move, a move's limit), later
-    than `after` if given."""
-    later = "" if after is None else " AND deadline > ?"
-    found = yield rows(f"SELECT min(deadline) FROM games WHERE status = 'active'{later}{_on(platform)}",
-                       *(() if after is None else (after,)), *_platform(platform))
+    """The earliest deadline of an active game (a flag, a first move, a move's limit) or of an
+    open event (its `next_at`: a start, a round's window, an arena's batch), later than `after`
+    if given."""
+    later = "" if after is None else " AND {0} > ?"
+    when = (() if after is None else (after,)) + _platform(platform)
+    found = yield rows(
+        f"""SELECT min(at) FROM (
+                SELECT deadline AS at FROM games WHERE status = 'active'{later.format("deadline")}{_on(platform)}
+                UNION ALL
+                SELECT next_at FROM tournaments WHERE status IN ('announced', 'running')
+                    {later.format("next_at")}{_on(platform)}) AS due""",
+        *when, *when)
     return opt_instant(found[0][0]) if found else None
 
 

@@ -64,7 +64,7 @@ def build_at_version(path: Path, version: int) -> None:
                    VALUES ('line', 'U1', 'Old Timer', '2025-01-01T00:00:00.000000Z',
                        '2025-01-01T00:00:00.000000Z')"""
             )
-            speed = ("", "") if version < 11 else (", speed", ", 'correspondence'")  # 0011: ratings per speed
+            speed = ("", "") if version < 11 else (", speed", ", 'correspondence'")  # 0011: per speed
             conn.execute(
                 f"""INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games_played{speed[0]})
                     SELECT id, 'makruk', 1620, 80, 0.06, 0{speed[1]} FROM players"""

@@ -59,6 +59,15 @@ class GameThreads:
         """The channel of a game thread seen recently; None for any other channel."""
         return next((t.parent_id for t in self._threads.values() if t.id == thread_id), None)
 
+    def game_of(self, channel: object, channel_id: int | None) -> int | None:
+        """The game whose thread a message was written in (``#<game>`` in the name of a thread
+        of this bot, or a thread seen recently); None for any other channel."""
+        if isinstance(channel, discord.Thread) and self.owns(channel):
+            named = re.search(r"#(\d+)(?!\d)", channel.name)
+            if named is not None:
+                return int(named[1])
+        return next((game for game, t in self._threads.items() if t.id == channel_id), None)
+
     async def find(self, channel: discord.TextChannel, game_id: int) -> discord.Thread | None:
         if game_id in self._threads:
             self._threads.move_to_end(game_id)

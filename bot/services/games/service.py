@@ -199,7 +199,7 @@ class GameService:
         return [await self._draw_again(r) if msg.pictures else r for r in waiting]
 
     async def _context(self, msg: Incoming) -> Context:
-        state = await self.table.storage.chat_state(msg.platform, msg.channel, msg.user.id)
+        state = await self.table.storage.chat_state(msg.platform, msg.channel, msg.user.id, msg.game)
         ctx = Context(msg, self.table.language(msg, state.settings), state.settings, game=state.game,
                       players=state.players)
         if state.sender is not None and state.sender.display_name == msg.user.name:
