@@ -202,8 +202,9 @@ def test_the_console_process_keeps_the_puzzle_contract(tmp_path: Path) -> None:
     assert posed.returncode == 0, posed.stderr
     puzzle = json.loads(posed.stdout.splitlines()[0])["puzzle"]
     assert set(puzzle) == {"id", "rating", "variant"} and isinstance(puzzle["rating"], int)
-    shipped = {row["id"]: row for row in map(json.loads, (Path(__file__).parents[2] / "bot/puzzles/bank.jsonl")
-                                             .read_text("utf-8").splitlines()) if "id" in row}
+    banks = sorted((Path(__file__).parents[2] / "bot/puzzles").glob("bank*.jsonl"))  # each variant's file
+    shipped = {row["id"]: row for path in banks for row in map(json.loads, path.read_text("utf-8").splitlines())
+               if "id" in row}
     row = shipped[puzzle["id"]]
     board = board_class(puzzle["variant"])(row["fen"])
     solution = Move.from_uci(row["moves"][0])
