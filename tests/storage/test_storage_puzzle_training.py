@@ -176,3 +176,14 @@ async def test_a_history_is_imported_in_bulk(storage: Storage, bank: None, alice
     assert (await storage.rated_puzzle("hard")).rating == 2100
     left = await storage.puzzle_candidates(alice.id, "line", "c", 1500, variant="makruk")
     assert [c.puzzle.id for c in left] == ["hard"]
+
+
+async def test_two_tries_at_once_are_first_once(storage: Storage, bank: None, alice: Player) -> None:
+    import asyncio
+
+    await storage.serve_puzzle("line", "user:a", alice.id, "mid", rated=True)
+    results = await asyncio.gather(*(storage.settle_play(alice.id, "mid", "line", "user:a", solved=solved, rate=rate)
+                                     for solved in (True, False, True, False)))
+    assert sum(first for _, first in results) == 1
+    mine = await storage.player_puzzle_rating(alice.id)
+    assert mine.rating is not None and mine.rating.count == 1
