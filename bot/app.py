@@ -26,6 +26,7 @@ from .services.games import GameService
 from .services.outbox import Outbox, Send
 from .services.presenter import Render
 from .services.puzzles import PuzzleService, weekday_bands
+from .services.tournaments.service import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,8 @@ class App:
     storage: Storage
     games: GameService
     puzzles: PuzzleService | None = None
-    metrics: Metrics = METRICS  # what /metrics serves (docs/operations.md)
+    metrics: Metrics = METRICS
+    tournaments: TournamentService | None = None  # what /metrics serves (docs/operations.md)
 
     def outbox(self, platform: Platform, send: Send, *, pictures: bool = True) -> Outbox:
         """The deliverer of ``platform``'s notices through its door's ``send`` (see GameService.outbox)."""
@@ -74,13 +76,22 @@ async def open_app(settings: Settings, *, clock: Clock | None = None, engine: En
         puzzles = await open_puzzles(storage, settings, clock=clock, render=card_render, claims=claims)
         games = GameService(storage, settings, clock=clock, engine=engine or own_engine, render=render,
                             puzzles=puzzles, metrics=metrics, claims=claims)
-        yield App(settings, storage, games, puzzles, metrics)
+        tournaments = open_tournaments(games)
+        yield App(settings, storage, games, puzzles, metrics, tournaments)
     finally:
         try:
             if own_engine is not None:
                 await own_engine.aclose()
         finally:
             await storage.close()
+
+
+def open_tournaments(games: GameService) -> TournamentService:
+    """The tournament service, playing its games at ``games``' table, which calls it back
+    (the games package cannot import it: games/tournament_routes.py)."""
+    tournaments = TournamentService(games.table)
+    games.attach(tournaments)
+    return tournaments
 
 
 async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render: Render | None = None,

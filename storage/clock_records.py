@@ -49,8 +49,16 @@ class Clocks:
     since: datetime
 
 
-# A side that does not make its first move of a live game within this aborts it.
+# A side that does not make its first move of a live game within this aborts it...
 FIRST_MOVE_SECONDS: Final = 30
+# ...or, in a tournament's game, loses it by forfeit (docs/tournaments.md 2.8): a round is
+# paired for everyone at once, so players get longer to come to the board.
+TOURNAMENT_FIRST_MOVE_SECONDS: Final = 60
+
+
+def first_move_seconds(game: Game) -> int:
+    """The time a side of ``game`` has for its first move."""
+    return TOURNAMENT_FIRST_MOVE_SECONDS if game.tournament_id is not None else FIRST_MOVE_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +90,7 @@ def clock_state(game: Game, now: datetime) -> ClockState | None:
     if game.status != "active":
         return ClockState(times["w"], times["b"], None)
     if not has_moved(game, to_move):
-        return ClockState(times["w"], times["b"], None, max(0, FIRST_MOVE_SECONDS * 1000 - elapsed))
+        return ClockState(times["w"], times["b"], None, max(0, first_move_seconds(game) * 1000 - elapsed))
     times[to_move] = max(0, times[to_move] - elapsed)
     return ClockState(times["w"], times["b"], to_move)
 

@@ -47,24 +47,34 @@ class ConsoleChat:
 
     async def run(self, lines, *, interval: float = 5.0) -> None:
         """Handles every line until the input ends; the scheduler runs alongside."""
-        outbox = self._outbox = self.games.outbox("console", self._send)
+        outbox = self.outbox()
         scheduler = Scheduler(self.games.jobs("console", outbox), interval=interval,
                               wake=self.games.wake("console", outbox))
         await scheduler.run_once()  # whatever came due while the chat was closed
         scheduler.start()
         try:
             async for line in lines:
-                msg = self.incoming(line.rstrip("\r\n"))
-                if msg is None:
-                    continue
-                replies = await self.games.handle(msg)
-                command = parse_command(msg.text, self.games.catalog)
-                board = command is not None and command.name == "board"
-                for reply in replies:
-                    await self.show(reply, board=board)
-                await self.games.delivered(replies)
+                await self.say(line)
         finally:
             await scheduler.stop()
+
+    def outbox(self) -> Outbox:
+        """The deliverer of the chat's notices (the scheduler drains it; so may a test)."""
+        if self._outbox is None:
+            self._outbox = self.games.outbox("console", self._send)
+        return self._outbox
+
+    async def say(self, line: str) -> None:
+        """Handles one line of input and shows its replies."""
+        msg = self.incoming(line.rstrip("\r\n"))
+        if msg is None:
+            return
+        replies = await self.games.handle(msg)
+        command = parse_command(msg.text, self.games.catalog)
+        board = command is not None and command.name == "board"
+        for reply in replies:
+            await self.show(reply, board=board)
+        await self.games.delivered(replies)
 
     def deliver_soon(self, platform: str = "console") -> None:
         """The web board stored a move whose answer the chat is owed: the outbox shows it now,
@@ -105,7 +115,9 @@ class ConsoleChat:
         started = reply.game is not None and reply.game.status == "active" and (reply.game.ply == 0 or board)
         links = await self.links(reply.game.id) if self.web and started and reply.game else None
         if self.as_json:
-            game = reply.game or await self.games.channel_game("console", CHANNEL)
+            game = reply.game
+            if game is None and not reply.kind.startswith("tournament_"):  # an event's notice is about no one game
+                game = await self.games.channel_game("console", CHANNEL)
             record = {
                 "kind": reply.kind,
                 "text": reply.text,

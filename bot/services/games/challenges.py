@@ -12,7 +12,7 @@ from storage.records import Clocks, Color, Game, GameChanges, NewGame, Player, S
 
 from ...messages import Reply, User
 from ..errors import Refusal
-from . import live, offers
+from . import live, offers, tournament_routes
 from .moves import engine_turns
 from .options import ChallengeOptions, parse_challenge_options, start_position
 from .registry import CommandGroup
@@ -30,6 +30,7 @@ async def new(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     options = parse_challenge_options(table.catalog, ctx.msg, args)
     if ctx.game is not None:
         raise Refusal("channel_busy", private=False)
+    await tournament_routes.refuse_new(table, ctx)
     me = await table.player(ctx)
     if options.vs_bot:
         return await _start_bot_game(table, ctx, me, options)

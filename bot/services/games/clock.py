@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from storage import VersionConflict
+from storage.clock_records import has_moved
 from storage.records import Game, GameChanges, Result
 
 from ...messages import Incoming, Platform, User
@@ -95,9 +96,12 @@ async def _flag(table: Table, game: Game) -> None:
         if game.time_control is not None:  # a live game: lost, drawn, or aborted before a first move
             await live.time_out(table, await _system_context(table, game), game, board, Notify("timeout"))
             return
-        result: Result = "0-1" if side_to_move(board) == "w" else "1-0"
-        await table.finish(await _system_context(table, game), game, board, result, "timeout",
-                           notify=Notify("timeout"))
+        flagged = side_to_move(board)
+        result: Result = "0-1" if flagged == "w" else "1-0"
+        # A tournament's player who never moved did not come to the board: a forfeit, unrated.
+        forfeit = game.tournament_id is not None and not has_moved(game, flagged)
+        await table.finish(await _system_context(table, game), game, board, result,
+                           "forfeit" if forfeit else "timeout", notify=Notify("timeout"), rated=not forfeit)
 
 
 async def _remind(table: Table, game: Game) -> None:

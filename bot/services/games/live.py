@@ -1,8 +1,10 @@
 """Live games: Fischer clocks beside the correspondence games' limit per move.
 
 Each side's clock starts with its own first move (as on lichess): before it, the side has
-``FIRST_MOVE_SECONDS`` to move, or the game is aborted, unrated. After each move the mover's
-clock loses the time it ran and gains the increment (a first move is free and gains nothing).
+``FIRST_MOVE_SECONDS`` to move, or the game is aborted, unrated; in a tournament's game it has
+``TOURNAMENT_FIRST_MOVE_SECONDS`` and then loses by forfeit, unrated (docs/tournaments.md 2.8).
+After each move the mover's clock loses the time it ran and gains the increment (a first move
+is free and gains nothing).
 The game's ``deadline`` is the moment the side to move runs out, so the scheduler's
 ``due_deadlines`` and its claims announce a flag exactly once, as they do a correspondence
 game's timeout. A live game gets no reminders: its deadline is minutes away at most.
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from makruk import Board
 from makruk.counting import is_bare
-from storage.clock_records import has_moved, side_to_move
+from storage.clock_records import TOURNAMENT_FIRST_MOVE_SECONDS, first_move_seconds, has_moved, side_to_move
 from storage.records import (
     FIRST_MOVE_SECONDS,
     Clocks,
@@ -39,11 +41,13 @@ if TYPE_CHECKING:
     from .table import Notify, Table
 
 
-def starting_clocks(control: TimeControl, now: datetime) -> tuple[Clocks, datetime]:
+def starting_clocks(control: TimeControl, now: datetime, *, tournament: bool = False) -> tuple[Clocks, datetime]:
     """The clocks of a live game that becomes active at ``now`` (full, none running) and its
-    deadline: the first side has ``FIRST_MOVE_SECONDS`` to move."""
+    deadline: the first side has ``FIRST_MOVE_SECONDS`` to move (a ``tournament``'s game:
+    ``TOURNAMENT_FIRST_MOVE_SECONDS``)."""
     full = control.initial * 1000
-    return Clocks(full, full, now), now + timedelta(seconds=FIRST_MOVE_SECONDS)
+    first = TOURNAMENT_FIRST_MOVE_SECONDS if tournament else FIRST_MOVE_SECONDS
+    return Clocks(full, full, now), now + timedelta(seconds=first)
 
 
 def after_move(game: Game, mover: Color, now: datetime) -> GameChanges:
@@ -56,7 +60,7 @@ def after_move(game: Game, mover: Color, now: datetime) -> GameChanges:
         gained = game.time_control.increment * 1000
         clocks = _set(clocks, mover, _left(clocks, mover) + gained)
     waiting: Color = "b" if mover == "w" else "w"
-    return GameChanges(clocks=clocks, deadline=_deadline(clocks, waiting, has_moved(game, waiting), now),
+    return GameChanges(clocks=clocks, deadline=_deadline(game, clocks, waiting, has_moved(game, waiting), now),
                        remind_at=None, reminded=False)
 
 
@@ -65,7 +69,7 @@ def resumed(game: Game, kept: Game, now: datetime) -> GameChanges:
     clock of the side to move in ``kept`` (the game after the takeback) runs from now."""
     clocks = _stopped(game, now)
     to_move = side_to_move(kept)
-    return GameChanges(clocks=clocks, deadline=_deadline(clocks, to_move, has_moved(kept, to_move), now),
+    return GameChanges(clocks=clocks, deadline=_deadline(game, clocks, to_move, has_moved(kept, to_move), now),
                        remind_at=None, reminded=False)
 
 
@@ -110,17 +114,24 @@ def thinking_time(game: Game, color: Color, now: datetime) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """What a live game's run-out clock means: aborted (a first move not made), lost, or drawn."""
+    """What a live game's run-out clock means: aborted (a first move not made), lost (in a
+    tournament's game, a first move not made is a forfeit: reason ``forfeit``, unrated), or drawn."""
 
     aborted: bool
     result: Result | None
     reason: str
+
+    @property
+    def rated(self) -> bool:
+        return self.reason != "forfeit"
 
 
 def flag_of(game: Game, board: Board) -> Flag:
     """The end of ``game``, whose side to move has run out."""
     flagged = side_to_move(game)
     if not has_moved(game, flagged):
+        if game.tournament_id is not None:
+            return Flag(False, "0-1" if flagged == "w" else "1-0", "forfeit")
         return Flag(True, None, "first_move")
     winner = not board.turn  # the rules core's colour of the side that did not flag
     if not can_win(board, winner):
@@ -142,8 +153,9 @@ def can_win(board: Board, color: bool) -> bool:
 
 
 async def time_out(table: Table, ctx: Context, game: Game, board: Board, notify: Notify | None) -> Reply:
-    """Ends ``game`` on time: aborted (unrated) when the side to move never moved, else lost
-    or drawn; the reply is written to the outbox as ``notify`` says."""
+    """Ends ``game`` on time: aborted (unrated) when the side to move never moved (lost by
+    forfeit, unrated, in a tournament), else lost or drawn; the reply is written to the outbox
+    as ``notify`` says."""
     now = table.clock.now()
     flag = flag_of(game, board)
     if flag.aborted:
@@ -152,7 +164,7 @@ async def time_out(table: Table, ctx: Context, game: Game, board: Board, notify:
         _, reply = await table.commit(ctx, game, board, changes, "aborted", notify=notify)
         return reply
     assert flag.result is not None
-    return await table.finish(ctx, game, board, flag.result, flag.reason, notify=notify)
+    return await table.finish(ctx, game, board, flag.result, flag.reason, notify=notify, rated=flag.rated)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -172,7 +184,7 @@ def _set(clocks: Clocks, color: Color, ms: int) -> Clocks:
     return replace(clocks, white_ms=ms) if color == "w" else replace(clocks, black_ms=ms)
 
 
-def _deadline(clocks: Clocks, to_move: Color, started: bool, now: datetime) -> datetime:
+def _deadline(game: Game, clocks: Clocks, to_move: Color, started: bool, now: datetime) -> datetime:
     if not started:
-        return now + timedelta(seconds=FIRST_MOVE_SECONDS)
+        return now + timedelta(seconds=first_move_seconds(game))
     return now + timedelta(milliseconds=_left(clocks, to_move))

@@ -16,7 +16,7 @@ from ...messages import Reply
 from ...pgn import export_pgn
 from ..errors import Refusal
 from ..notation import NOTATIONS, move_text
-from . import live
+from . import live, tournament_routes
 from .archive import finished_game, game_number
 from .counting import declare
 from .puzzle_routes import keeper
@@ -217,10 +217,13 @@ async def history(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
 
 @commands.command("export")
 async def export(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
-    """``export`` (the game being played, else the last one), ``export ID``, ``export ID gif``."""
+    """``export`` (the game being played, else the last one), ``export ID``, ``export ID gif``;
+    ``export ID trf`` is tournament ``ID`` (tournament_routes)."""
     number = game_number(args[0]) if args else None
     if args and number is None:
         raise Refusal("bad_option", option=args[0][:20])
+    if len(args) == 2 and number is not None and "trf" in (args[1].casefold(), table.catalog.word_for(args[1])):
+        return await tournament_routes.export_trf(table, ctx, number)  # an event, not a game
     gif = len(args) == 2 and table.catalog.word_for(args[1]) == "gif"
     if len(args) > 2 or (len(args) == 2 and not gif):
         raise Refusal("bad_option", option=args[-1][:20])

@@ -3,8 +3,8 @@ ouk, asean, sittuyin), the promotion and perpetual-check rules, a time per move 
 game's clock (``3+2``: minutes each, seconds added per move), rated or casual; and times such
 as ``2h`` or ``3วัน``.
 
->>> parse_time("2h"), parse_time("3วัน"), parse_time("90分")
-(7200, 259200, 5400)
+>>> parse_time("2h"), parse_time("3วัน"), parse_time("90分"), parse_time("90នាទី"), parse_time("១ថ្ងៃ")
+(7200, 259200, 5400, 5400, 86400)
 >>> [str(time_control_at(words.split(), 0)[0]) for words in ("3+2", "5 + 3", "3 นาที + 2", "๕+๓", "10分+5秒")]
 ['3+2', '5+3', '3+2', '5+3', '10+5']
 """
@@ -26,9 +26,10 @@ from .variants import variant_named
 ENGINE_LEVELS = range(1, 9)
 MIN_MOVE_SECONDS = 60
 MAX_MOVE_SECONDS = 14 * 24 * 3600
-_TIME_SPEC = re.compile(r"(\d{1,4})\s*(m|min|h|d|นาที|ชม|ชั่วโมง|วัน|分|時間|日)", re.IGNORECASE)
-_TIME_UNITS = {"m": 60, "min": 60, "นาที": 60, "分": 60, "h": 3600, "ชม": 3600, "ชั่วโมง": 3600, "時間": 3600,
-               "d": 86400, "วัน": 86400, "日": 86400}
+_TIME_SPEC = re.compile(r"(\d{1,4})\s*(m|min|h|d|นาที|ชม|ชั่วโมง|วัน|分|時間|日|នាទី|ម៉ោង|ថ្ងៃ)", re.IGNORECASE)
+_TIME_UNITS = {"m": 60, "min": 60, "นาที": 60, "分": 60, "នាទី": 60,
+               "h": 3600, "ชม": 3600, "ชั่วโมง": 3600, "時間": 3600, "ម៉ោង": 3600,
+               "d": 86400, "วัน": 86400, "日": 86400, "ថ្ងៃ": 86400}
 # A live game's clock: minutes (any script's digits), a plus, seconds; units as each language writes them.
 _CLOCK_SPEC = re.compile(
     r"(\d{1,3})\s*(?:m|min|mins|minutes?|นาที|分|នាទី)?\s*[+＋]\s*(\d{1,3})\s*(?:s|sec|secs|seconds?|วินาที|วิ|秒|វិនាទី)?",

@@ -62,6 +62,7 @@ from . import (
     puzzle_routes,
     queries,
     ratings,
+    tournament_routes,
 )
 from .alarm import DeadlineWake
 from .context import Context
@@ -75,6 +76,7 @@ log = logging.getLogger(__name__)
 COMMANDS = Registry(
     challenges.commands, moves.commands, offers.commands, counting.commands, ratings.commands,
     advice.commands, channel.commands, puzzle_routes.commands, deployment.commands, archive.commands,
+    tournament_routes.commands,
 )
 
 
@@ -101,6 +103,10 @@ class GameService:
             present=Presenter(catalog, render), rng=rng or random.Random(), puzzles=puzzles, metrics=metrics,
             claims=claims or Claims(storage, clock),
         )
+
+    def attach(self, desk: tournament_routes.TournamentDesk) -> None:
+        """The tournament service, built after this one (it plays its games here)."""
+        self.table.desk = desk
 
     @property
     def storage(self) -> Storage:
@@ -130,8 +136,24 @@ class GameService:
         HandleAgain for a redeliverable message when the database failed half-way."""
         started = time.perf_counter()
         replies, outcome = await self._answer(msg)
+        await self._settle_tournaments()
         self.metrics.message_handled(msg.platform, outcome if replies else "ignored", time.perf_counter() - started)
         return replies
+
+    async def _settle_tournaments(self) -> None:
+        """The events whose games this message ended are paired on now, outside the chat's lock
+        (the next round's games are in other chats' hands too), before the door looks for the
+        notices it can carry."""
+        if self.table.desk is None:
+            return
+        try:
+            await self.table.desk.settle()
+        except Exception:
+            log.exception("the tournaments poked by a message could not advance; the scheduler tries again")
+
+    async def _tournament_tick(self, platform: Platform | None = None) -> None:
+        if self.table.desk is not None:
+            await self.table.desk.tick(platform)
 
     async def _answer(self, msg: Incoming) -> tuple[list[Reply], Outcome]:
         table = self.table
@@ -244,7 +266,8 @@ class GameService:
         until the next deadline of ``platform``'s games, or until this service stores an earlier
         one, so a live game's flag falls on time. Woken so, the scheduler only ends the games
         whose deadline passed and delivers what the ``outbox`` owes, not its whole round."""
-        jobs: list[Job] = [functools.partial(self.tick, platform, deadlines_only=True)]
+        jobs: list[Job] = [functools.partial(self.tick, platform, deadlines_only=True),
+                           functools.partial(self._tournament_tick, platform)]
         if outbox is not None:
             jobs.append(outbox.drain)
         return DeadlineWake(self.table.storage, self.table.clock, self.table.bell, platform, jobs)
@@ -259,7 +282,7 @@ class GameService:
         """What a door's scheduler runs: the games' clock (deadlines, reminders, the engine's
         waiting turns) and the daily puzzle posts, each limited to the door's platform (the
         other doors deliver their own), then the outbox's delivery of what they owe."""
-        jobs: list[Job] = [functools.partial(self.tick, platform)]
+        jobs: list[Job] = [functools.partial(self.tick, platform), functools.partial(self._tournament_tick, platform)]
         if self.table.puzzles is not None:
             jobs.append(functools.partial(self.table.puzzles.tick, platform))
         jobs.append(outbox.drain)

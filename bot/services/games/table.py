@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from makruk import Board, CountEvent, Move
 from storage import Answer, Storage, StorageError
@@ -47,6 +47,9 @@ from .context import Context
 from .feed import ChangeFeed
 from .ratings import rating_updates
 
+if TYPE_CHECKING:
+    from .tournament_routes import TournamentDesk
+
 T = TypeVar("T")
 
 COLORS: tuple[Color, Color] = ("w", "b")
@@ -76,6 +79,7 @@ class Table:
         self._render_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         self.bell = Bell()  # rung when a live game's deadline may have come sooner (alarm.py)
         self.feed = ChangeFeed()  # told of every game this process stores (the web board listens)
+        self.desk: TournamentDesk | None = None  # the tournament service, once bot/app.py attached it
 
     def sizes(self) -> dict[str, int]:
         """How many entries the in-memory tables hold (each has a bound; for tests and metrics)."""
@@ -259,11 +263,16 @@ class Table:
     # --- the end of a game ------------------------------------------------------------
 
     async def finish(self, ctx: Context, game: Game, board: Board, result: Result, reason: str, *,
-                     notify: Notify | None = None) -> Reply:
-        """Ends the game with ``result`` for ``reason``, rates it, and shows it."""
+                     notify: Notify | None = None, rated: bool = True) -> Reply:
+        """Ends the game with ``result`` for ``reason``, rates it, and shows it; ``rated=False``:
+        an end that moves no rating (a tournament's forfeit or round window), the game unrated."""
         changes = GameChanges(status="finished", result=result, reason=reason, deadline=None, remind_at=None,
                               draw_offer=None, takeback_offer=None)
-        updates = await rating_updates(self.storage, game, result)
+        updates: Sequence[RatingUpdate] = ()
+        if rated:
+            updates = await rating_updates(self.storage, game, result)
+        elif game.rated:
+            changes = dataclasses.replace(changes, rated=False)
         _, reply = await self.commit(ctx, game, board, changes, "finished", ratings=updates, notify=notify)
         return reply
 
@@ -299,10 +308,13 @@ class Table:
 
     def stored(self, game: Game) -> None:
         """A change of ``game`` is stored: the change feed hears of it (the web board's watchers),
-        and a live game's new deadline wakes the scheduler."""
+        a live game's new deadline wakes the scheduler, and a tournament game's end pokes its
+        event (paired again once the chat's lock is released: GameService.handle)."""
         self.feed.publish(game.id, game.version)
         if game.time_control is not None:
             self.bell.ring()
+        if game.tournament_id is not None and not game.is_open and self.desk is not None:
+            self.desk.poke(game.tournament_id)
 
     def answering(self, ctx: Context) -> Notify | None:
         """How a change a person's message makes keeps its answer: in the outbox, held back

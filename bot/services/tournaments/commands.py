@@ -1,0 +1,245 @@
+"""The commands of an event (docs/tournaments.md 2.2): ``tournament new|weekly|start|cancel|
+rules|forbid|bye [ID]``, ``join``, ``withdraw``, ``pairings [N]``, ``standings [N]``.
+
+Each change is one ``change_tournament`` with the compare-and-set on the event's version and
+the answer stored with it; a change that needs the event to move on (a start) pokes it, and
+the game service settles it once the chat's lock is released.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from storage import NotFound, TournamentBusy
+from storage.records import Bye, EntrantRow, Tournament
+from storage.tournament_records import ByeKind
+
+from ...messages import Reply
+from ..errors import Refusal
+from ..games.context import Context
+from . import events, grammar, history, notices, present, reminders, rota, rounds
+from .organizers import may_organize
+
+if TYPE_CHECKING:
+    from .service import TournamentService
+
+
+async def answer(service: TournamentService, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
+    if name == "tournament":
+        return await _tournament(service, ctx, args)
+    if name == "join":
+        return await join(service, ctx)
+    if name == "withdraw":
+        return await withdraw(service, ctx)
+    if name in ("pairings", "standings"):
+        return await show(service, ctx, name, args)
+    raise Refusal("berserk_not_now")  # the arena's (arena.py)
+
+
+async def _tournament(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    word = grammar.first_word(service.table.catalog, args)
+    if word == "new":
+        return await new(service, ctx, args[1:])
+    if word == "weekly":
+        return await rota.weekly(service, ctx, args[1:])
+    if word == "start":
+        return await start_now(service, ctx)
+    if word == "cancel":
+        return await cancel(service, ctx)
+    if word == "forbid":
+        return await forbid(service, ctx)
+    if word == "bye":
+        return await half_bye(service, ctx)
+    t = present.texts(service.table.catalog, ctx.language)
+    if word == "rules":
+        event = await _event(service, ctx, args[1:])
+        return [_reply(ctx, present.rules_text(t, await notices.view(service, event)))]
+    event = await _event(service, ctx, args)
+    return [_reply(ctx, present.event_summary(t, await notices.view(service, event)))]
+
+
+# --- announcing --------------------------------------------------------------------------------
+
+async def new(service: TournamentService, ctx: Context, args: Sequence[str]) -> list[Reply]:
+    service.groups_only(ctx)
+    table = service.table
+    now = table.clock.now()
+    spec = grammar.parse_event(table.catalog, args, now=now, zone=await rota.zone_of(service, ctx))
+    me = await table.player(ctx)
+    made = events.new_tournament(spec, platform=ctx.msg.platform, channel=ctx.msg.channel,
+                                 community=ctx.msg.community or ctx.msg.channel, salt=secrets.token_hex(3),
+                                 created_by=me.id, next_at=reminders.first_next_at(spec.live, spec.starts, now))
+    try:
+        event = await service.storage.create_tournament(made)
+    except TournamentBusy as busy:
+        raise Refusal("tournament_open", id=busy.tournament_id or "?") from None
+    t = present.texts(table.catalog, ctx.language)
+    return [_reply(ctx, present.announcement(t, await notices.view(service, event)))]
+
+
+# --- entering and leaving ----------------------------------------------------------------------
+
+async def join(service: TournamentService, ctx: Context) -> list[Reply]:
+    service.groups_only(ctx)
+    event = await _open_event(service, ctx)
+    state = await service.storage.tournament_state(event.id)
+    me = await service.table.player(ctx)
+    entry = next((e for e in state.entrants if e.player_id == me.id), None)
+    if entry is not None and not entry.withdrawn:
+        raise Refusal("in_tournament", id=event.id)
+    byes: list[Bye] = []
+    running = event.status == "running"
+    t = present.texts(service.table.catalog, ctx.language)
+    count = len(history.active_ids(state)) + 1
+    text = t("tournament.joined", name=me.display_name, id=event.id, count=count)
+    if event.pairing_system == "roundrobin":
+        if running:
+            raise Refusal("entries_closed", id=event.id)
+        if count > grammar.ROUND_ROBIN_MAX:
+            raise Refusal("round_robin_full", max=grammar.ROUND_ROBIN_MAX)
+    elif running and event.pairing_system == "swiss":
+        if entry is None and 2 * event.last_round >= (event.rounds or 0):
+            raise Refusal("entries_closed", id=event.id)
+        had = {(b.round, b.player_id) for b in state.byes} | {(b.round, p) for b in state.boards
+                                                                for p in (b.white, b.black)}
+        # A late entry gets a half-point bye for each round missed; a rejoin counts them as absences.
+        kind: ByeKind = "half" if entry is None else "zero"
+        byes = [Bye(r, me.id, kind) for r in range(1, event.last_round + 1) if (r, me.id) not in had]
+        if entry is None and byes:
+            text = t("tournament.joined.late", name=me.display_name, id=event.id, missed=len(byes))
+    if entry is not None and running:
+        text = t("tournament.rejoined", name=me.display_name, id=event.id)
+    rating = entry.rating if entry is not None else round((await service.storage.get_rating(
+        me.id, event.variant, events.speed_of(event))).rating)
+    row = EntrantRow(me.id, rating, seat=entry.seat if entry else None, withdrawn=False)
+    return await _change(service, ctx, event, [_reply(ctx, text)], entrants=[row], byes=byes)
+
+
+async def withdraw(service: TournamentService, ctx: Context) -> list[Reply]:
+    event = await _open_event(service, ctx)
+    state = await service.storage.tournament_state(event.id)
+    me = await service.table.player(ctx)
+    entry = next((e for e in state.entrants if e.player_id == me.id and not e.withdrawn), None)
+    if entry is None:
+        raise Refusal("not_entered", id=event.id)
+    text = present.texts(service.table.catalog, ctx.language)("tournament.withdrew", name=me.display_name,
+                                                               id=event.id)
+    row = EntrantRow(me.id, entry.rating, seat=entry.seat, withdrawn=True)
+    return await _change(service, ctx, event, [_reply(ctx, text)], entrants=[row])
+
+
+async def half_bye(service: TournamentService, ctx: Context) -> list[Reply]:
+    """``tournament bye``: a half-point bye for the next round not yet paired (a Swiss)."""
+    event = await _open_event(service, ctx)
+    state = await service.storage.tournament_state(event.id)
+    me = await service.table.player(ctx)
+    if me.id not in history.active_ids(state):
+        raise Refusal("not_entered", id=event.id)
+    number = event.last_round + 1
+    if event.pairing_system != "swiss" or (event.rounds is not None and number > event.rounds) \
+            or any(b.round == number and b.player_id == me.id for b in state.byes):
+        raise Refusal("bye_not_now")
+    text = present.texts(service.table.catalog, ctx.language)("tournament.bye.half", name=me.display_name,
+                                                               round=number, id=event.id)
+    return await _change(service, ctx, event, [_reply(ctx, text)], byes=[Bye(number, me.id, "half")])
+
+
+# --- the organizer's -----------------------------------------------------------------------------
+
+async def start_now(service: TournamentService, ctx: Context) -> list[Reply]:
+    """``tournament start``: starts the event now (or cancels it with too few players); its
+    first round is paired once the chat's lock is released."""
+    event = await _organized(service, ctx)
+    if event.status != "announced":
+        raise Refusal("tournament_started", id=event.id)
+    replies = await rounds.start(service, await service.storage.tournament_state(event.id), ctx=ctx)
+    service.poke(event.id)
+    return replies
+
+
+async def cancel(service: TournamentService, ctx: Context) -> list[Reply]:
+    event = await _organized(service, ctx)
+    text = present.texts(service.table.catalog, ctx.language)("tournament.cancelled", id=event.id)
+    return await _change(service, ctx, event, [_reply(ctx, text)], changes={"status": "cancelled", "next_at": None})
+
+
+async def forbid(service: TournamentService, ctx: Context) -> list[Reply]:
+    event = await _organized(service, ctx)
+    if len(ctx.msg.mentions) != 2 or ctx.msg.mentions[0].id == ctx.msg.mentions[1].id:
+        raise Refusal("forbid_needs_two")
+    a = await service.table.player(ctx, ctx.msg.mentions[0])
+    b = await service.table.player(ctx, ctx.msg.mentions[1])
+    text = present.texts(service.table.catalog, ctx.language)("tournament.forbidden", white=a.display_name,
+                                                               black=b.display_name, id=event.id)
+    return await _change(service, ctx, event, [_reply(ctx, text)], forbidden=[(min(a.id, b.id), max(a.id, b.id))])
+
+
+# --- what anyone may read ----------------------------------------------------------------------
+
+async def show(service: TournamentService, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
+    """``pairings [ROUND]`` and ``standings [ROUND]`` of the chat's open event."""
+    event = await _open_event(service, ctx)
+    state = await service.storage.tournament_state(event.id)
+    number = event.last_round
+    if args:
+        if not args[0].isdigit() or not 1 <= int(args[0]) <= event.last_round:
+            raise Refusal("no_round", round=args[0][:6], id=event.id)
+        number = int(args[0])
+    if number == 0:
+        raise Refusal("no_round", round=1, id=event.id)
+    names = await service.names(state)
+    t = present.texts(service.table.catalog, ctx.language)
+    if name == "standings":
+        me = await service.table.player(ctx)
+        past = history.history_of(state, names, through=number)
+        return [notices.standings_reply(t, ctx.language, event, past, number, final=False, asking=me.id)]
+    boards = [(b.white, b.black, b.game_id) for b in history.round_boards(state, number)]
+    bye = next((b.player_id for b in state.byes if b.round == number and b.kind == "pairing"), None)
+    return [notices.pairings_reply(t, ctx.language, await notices.view(service, event, state), number, boards, bye,
+                                   names)]
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+async def _event(service: TournamentService, ctx: Context, args: Sequence[str]) -> Tournament:
+    """``ID`` if given (finished events stay readable), else the chat's open event."""
+    if args:
+        number = args[0].lstrip("#")
+        if not number.isdigit():
+            raise Refusal("bad_option", option=args[0][:20])
+        try:
+            return await service.storage.tournament(int(number))
+        except NotFound:
+            raise Refusal("no_such_tournament", id=number[:12]) from None
+    return await _open_event(service, ctx)
+
+
+async def _open_event(service: TournamentService, ctx: Context) -> Tournament:
+    event = await service.storage.open_tournament(ctx.msg.platform, ctx.msg.channel)
+    if event is None:
+        raise Refusal("no_tournament")
+    return event
+
+
+async def _organized(service: TournamentService, ctx: Context) -> Tournament:
+    event = await _open_event(service, ctx)
+    me = await service.table.player(ctx)
+    if not may_organize(event, me.id, ctx.msg):
+        raise Refusal("not_organizer", id=event.id)
+    return event
+
+
+async def _change(service: TournamentService, ctx: Context, event: Tournament, replies: list[Reply], *,
+                  changes: Mapping[str, object] | None = None, entrants: Sequence[EntrantRow] = (),
+                  byes: Sequence[Bye] = (), forbidden: Sequence[tuple[int, int]] = ()) -> list[Reply]:
+    """Stores a change of ``event`` with its answer (``replies``)."""
+    rows, shown = service.table.answers(ctx, replies)
+    await service.storage.change_tournament(event.id, event.version, changes, entrants=entrants, byes=byes,
+                                            forbidden=forbidden, notices=rows)
+    return shown
+
+
+def _reply(ctx: Context, text: str) -> Reply:
+    return Reply(kind="tournament", text=text, language=ctx.language)

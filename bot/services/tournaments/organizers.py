@@ -1,0 +1,28 @@
+"""Who organizes an event, and where events are held (docs/tournaments.md 2.3).
+
+The maker of an event organizes it, and on Discord anyone with Manage Server too (the door
+sets ``Incoming.manager``). LINE tells bots nothing of a group's admins and the console has
+one user per name, so there only the maker does. A LINE 1:1 chat holds no event.
+"""
+
+from __future__ import annotations
+
+from storage.records import Tournament
+
+from ...messages import Incoming
+
+
+def may_organize(event: Tournament, player_id: int, msg: Incoming) -> bool:
+    """Whether the sender (``player_id``) may start, cancel or forbid pairs in ``event``."""
+    return event.created_by == player_id or msg.manager
+
+
+def is_group(msg: Incoming) -> bool:
+    """Whether the chat can hold an event: anything but a LINE 1:1 chat (``user:U...``)."""
+    return not (msg.platform == "line" and msg.channel.startswith("user:"))
+
+
+def may_organize_rota(player_id: int, msg: Incoming) -> bool:
+    """A rota is kept by a server's managers on Discord; elsewhere by anyone in the group
+    (its events are then organized by the rota's maker)."""
+    return msg.manager or msg.platform != "discord"

@@ -1,0 +1,102 @@
+"""Weekly events (docs/tournaments.md 2.7): ``tournament weekly DAY HH:MM [Area/City] SYSTEM ...``
+keeps a rota; a day ahead of each date the rota's event is announced (once a date: the
+database's ``UNIQUE (rota_id, rota_date)``). While the chat has another open event it tries
+again each tick; once the start has passed, that week is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from dataclasses import asdict
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from storage import TournamentBusy
+from storage.records import NewTournament, Rota, TimeControl
+
+from ...messages import Platform, Reply
+from ..errors import Refusal
+from ..games.context import Context
+from . import events, grammar, present, reminders
+from .organizers import may_organize_rota
+
+if TYPE_CHECKING:
+    from .service import TournamentService
+
+log = logging.getLogger(__name__)
+
+AHEAD = timedelta(days=1)  # a rota's event is announced this long before it starts
+
+
+async def zone_of(service: TournamentService, ctx: Context) -> str:
+    """The chat's time zone: its puzzle subscription's, else Asia/Bangkok."""
+    sub = await service.storage.get_subscription(ctx.msg.platform, ctx.msg.channel)
+    return sub.timezone if sub is not None else grammar.DEFAULT_ZONE
+
+
+async def weekly(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    service.groups_only(ctx)
+    table = service.table
+    me = await table.player(ctx)
+    if not may_organize_rota(me.id, ctx.msg):
+        raise Refusal("not_organizer", id="-")
+    spec = grammar.parse_rota(table.catalog, args, now=table.clock.now(), zone=await zone_of(service, ctx))
+    t = present.texts(table.catalog, ctx.language)
+    if spec is None:
+        reply = Reply(kind="tournament", text=t("tournament.rota.stopped"), language=ctx.language)
+    else:
+        reply = Reply(kind="tournament", text=present.rota_text(t, spec), language=ctx.language)
+        rows, shown = table.answers(ctx, [reply])
+        await service.storage.add_rota(ctx.msg.platform, ctx.msg.channel, spec.weekday, spec.time, spec.zone,
+                                       json.dumps(_spec_json(spec.event)), me.id,
+                                       community=ctx.msg.community or ctx.msg.channel, notices=rows)
+        return shown
+    rows, shown = table.answers(ctx, [reply])
+    await service.storage.stop_rota(ctx.msg.platform, ctx.msg.channel, notices=rows)
+    return shown
+
+
+def _spec_json(spec: grammar.EventSpec) -> dict[str, object]:
+    data = asdict(spec)
+    control = spec.time_control
+    data["time_control"] = [control.initial, control.increment] if control else None
+    data["starts"] = None
+    return data
+
+
+def next_date(rota: Rota, now: datetime) -> tuple[date, datetime]:
+    """The rota's next date whose start is still ahead of ``now``, and that start."""
+    zone = ZoneInfo(rota.timezone)
+    local = now.astimezone(zone)
+    day = local.date() + timedelta(days=(rota.weekday - local.weekday()) % 7)
+    starts = datetime.combine(day, rota.local_time, zone)
+    if starts <= now:
+        day += timedelta(days=7)
+        starts = datetime.combine(day, rota.local_time, zone)
+    return day, starts
+
+
+async def tick(service: TournamentService, platform: Platform | None) -> None:
+    """Announces each rota's next event once it is a day ahead."""
+    now = service.table.clock.now()
+    for rota in await service.storage.due_rotas(now, platform=platform):
+        day, starts = next_date(rota, now)
+        if starts - now > AHEAD:
+            continue
+        try:
+            await service.storage.rota_event(rota.id, day, _event_of(rota, starts, now))
+        except TournamentBusy:
+            log.info("rota %d: the chat has an open event; tried again next tick", rota.id)
+
+
+def _event_of(rota: Rota, starts: datetime, now: datetime) -> NewTournament:
+    data = json.loads(rota.spec)
+    control = TimeControl(*data["time_control"]) if data.get("time_control") else None
+    spec = grammar.EventSpec(**{**data, "time_control": control, "starts": starts})
+    return events.new_tournament(spec, platform=rota.platform, channel=rota.channel, community=rota.community,
+                                 salt=secrets.token_hex(3), created_by=rota.created_by, rota_id=rota.id,
+                                 rota_date=starts.date(),
+                                 next_at=reminders.first_next_at(control is not None, starts, now))

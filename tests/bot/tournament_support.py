@@ -1,0 +1,84 @@
+"""Helpers for the tournament tests: a chat with the game and tournament services wired as
+bot/app.py wires them, and the event's notices as the outbox delivers them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app import open_tournaments
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.engines import RandomMover
+from bot.messages import Incoming, Notice, Platform, Reply, User
+from bot.services.games import GameService
+from storage import Storage
+from storage.records import Game, TournamentState
+
+from .support import Chat, drain, no_image
+
+
+class Event:
+    """One chat where events are run, with its clock and what its outbox delivered."""
+
+    def __init__(self, storage: Storage, clock: FakeClock, platform: Platform = "console",
+                 channel: str = "c1") -> None:
+        self.storage = storage
+        self.clock = clock
+        self.games = GameService(storage, Settings(language="en"), clock=clock, engine=RandomMover(seed=1),
+                                 render=no_image)
+        self.tournaments = open_tournaments(self.games)
+        self.chat = Chat(self.games, channel=channel, platform=platform)
+        self.platform = platform
+        self.delivered: list[Notice] = []
+
+    async def say(self, user: str, text: str, *mentions: str, manager: bool = False) -> list[Reply]:
+        msg = Incoming(self.platform, self.chat.channel, User(user, user), text, community="guild",
+                       mentions=tuple(User(m, m) for m in mentions), manager=manager)
+        replies = await self.games.handle(msg)
+        await self.games.delivered(replies)
+        return replies
+
+    async def ok(self, user: str, text: str, *mentions: str, manager: bool = False) -> list[Reply]:
+        replies = await self.say(user, text, *mentions, manager=manager)
+        errors = [(r.error, r.text) for r in replies if r.error]
+        assert not errors, f"{text!r} by {user} was refused: {errors}"
+        return replies
+
+    async def refused(self, user: str, text: str, code: str, *mentions: str) -> Reply:
+        replies = await self.say(user, text, *mentions)
+        assert len(replies) == 1 and replies[0].error == code, [(r.error, r.text) for r in replies]
+        return replies[0]
+
+    async def notices(self) -> list[Notice]:
+        """What the outbox delivers now (the scheduler's tick for the games and events first)."""
+        await self.games.tick(self.platform)
+        await self.tournaments.tick(self.platform)
+        sent = await drain(self.games.outbox, self.platform)
+        self.delivered += sent
+        return sent
+
+    async def data(self, kind: str) -> list[dict[str, Any]]:
+        """The ``data`` of the notices of ``kind`` delivered now."""
+        return [n.reply.data or {} for n in await self.notices() if n.reply.kind == kind]
+
+    async def game_of(self, name: str) -> Game:
+        """``name``'s open game of the chat's event."""
+        player = await self.storage.find_player(self.platform, name)
+        assert player is not None
+        state = await self.storage.chat_state(self.platform, self.chat.channel, name)
+        assert state.game is not None and player.id in state.game.player_ids, name
+        return state.game
+
+    async def event_state(self) -> TournamentState:
+        event = await self.storage.open_tournament(self.platform, self.chat.channel)
+        assert event is not None
+        return await self.storage.tournament_state(event.id)
+
+
+async def start_event(event: Event, spec: str, players: list[str], *, organizer: str = "alice") -> list[dict]:
+    """Announces ``spec``, has ``players`` join, starts it; the first round's pairings."""
+    await event.ok(organizer, f"tournament new {spec}")
+    for name in players:
+        await event.ok(name, "join")
+    await event.ok(organizer, "tournament start")
+    return await event.data("tournament_pairings")
