@@ -5,14 +5,30 @@ colours, berserk's clock, and the end (games still running do not count)."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
+from collections import defaultdict
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.adapters.console import ConsoleChat
+from bot.app import open_tournaments
 from bot.clock import FakeClock
-from storage import Storage
+from bot.config import Settings
+from bot.engines import RandomMover
+from bot.services.games import GameService
+from bot.services.tournaments.service import TournamentService
+from bot.tournaments.arena import ArenaGame, arena_scores
+from makruk import Board
+from storage import Storage, open_storage
 from storage.clock_records import side_to_move
 
+from .support import no_image
+from .test_tournament_console import PAIRINGS, STANDINGS, Script
 from .tournament_support import Event, start_event
 
 FOUR = ["alice", "bob", "cy", "dan"]
@@ -197,3 +213,157 @@ async def test_an_absent_player_loses_by_forfeit_and_two_forfeits_withdraw(event
     assert any("two games by forfeit" in n.reply.text for n in event.delivered)
     points = await points_now(event)
     assert points["alice"] == 4.0 and points["bob"] == 0.0  # forfeit wins: 2 each, never on fire
+
+
+# --- end to end through the console's --json ---------------------------------------------------
+
+class ArenaRun:
+    """Scripted players in the console (``makruk-bot console --json``) on a fake clock: each game
+    gets random legal moves (a berserk now and then before a first move), then a resignation or
+    an agreed draw; the clock moves on between games and while a pair waits for others."""
+
+    def __init__(self, script: Script, clock: FakeClock, tournaments: TournamentService) -> None:
+        self.script = script
+        self.clock = clock
+        self.tournaments = tournaments
+        self.rng = script.rng
+        self.open: list[dict[str, Any]] = []  # pairs whose game is being played, in pairing order
+        self.batches: list[dict[str, Any]] = []
+        self.finished: list[tuple[dict[str, Any], str, int, str]] = []  # pair, result, plies, berserk sides
+        self.berserk: dict[int, str] = {}
+
+    def take(self, records: list[dict[str, Any]]) -> None:
+        for record in records:
+            if record["kind"] == "tournament_pairings":
+                self.batches.append(record)
+                self.open += record["pairs"]
+
+    async def line(self, text: str) -> None:
+        self.take(await self.script.line(text))
+
+    async def tick(self) -> None:
+        """The scheduler's round: the games' clocks, the event's, then the outbox."""
+        start = len(self.script.out.getvalue())
+        await self.script.chat.games.tick("console")
+        await self.tournaments.tick("console")
+        await self.script.chat.outbox().drain()
+        new = [json.loads(line) for line in self.script.out.getvalue()[start:].splitlines()]
+        self.script.records += new
+        self.take(new)
+
+    async def play(self, pair: dict[str, Any]) -> None:
+        game_id = pair["game"]
+        self.open.remove(pair)
+        for name, colour in ((pair["white"], "w"), (pair["black"], "b")):
+            if self.rng.random() < 0.25:
+                await self.line(f"{name}: berserk")
+                self.berserk[game_id] = self.berserk.get(game_id, "") + colour
+        positions = self.script.positions
+        for _ in range(self.rng.choice([0, 2, 5, 14, 19, 21, 24])):
+            game = positions.get(game_id)
+            fen = game["fen"] if game else None
+            if game is not None and game["result"] is not None:
+                break
+            board = Board(fen) if fen else Board()
+            turn = game["turn"] if game else "w"
+            mover = pair["white"] if turn == "w" else pair["black"]
+            await self.line(f"{mover}: {self.rng.choice(board.legal_moves()).uci()}")
+        game = positions.get(game_id)
+        if game is None or game["result"] is None:
+            turn = game["turn"] if game else "w"
+            mover, other_name = (pair["white"], pair["black"]) if turn == "w" else (pair["black"], pair["white"])
+            if self.rng.random() < 0.75:
+                await self.line(f"{mover}: resign")
+            else:
+                await self.line(f"{mover}: draw")
+                await self.line(f"{other_name}: accept")
+        game = positions[game_id]
+        assert game["result"] is not None, game
+        self.finished.append((pair, game["result"], game["ply"], self.berserk.get(game_id, "")))
+
+
+def expected_points(run: ArenaRun) -> dict[str, float]:
+    """Each player's arena points from the games as the console showed them, in finishing order."""
+    games: dict[str, list[ArenaGame]] = defaultdict(list)
+    for pair, result, plies, berserk in run.finished:
+        white, black = {"1-0": ("win", "loss"), "0-1": ("loss", "win"), "1/2-1/2": ("draw", "draw")}[result]
+        games[pair["white"]].append(ArenaGame.from_plies(white, plies, "w" in berserk))  # type: ignore[arg-type]
+        games[pair["black"]].append(ArenaGame.from_plies(black, plies, "b" in berserk))  # type: ignore[arg-type]
+    return {name: float(arena_scores(played).total) for name, played in games.items()}
+
+
+async def test_a_12_player_arena_through_the_console(tmp_path: Path) -> None:
+    clock = FakeClock()
+    storage = await open_storage(str(tmp_path / "console.db"), clock=clock.now)
+    try:
+        games = GameService(storage, Settings(language="en"), clock=clock, engine=RandomMover(seed=1),
+                            render=no_image)
+        tournaments = open_tournaments(games)
+        out = io.StringIO()
+        run = ArenaRun(Script(ConsoleChat(games, out=out, as_json=True), out, random.Random(12)), clock, tournaments)
+        players = [f"a{n:02d}" for n in range(1, 13)]
+        await run.line("alice: tournament new arena 20m 3+2")
+        for name in players:
+            await run.line(f"{name}: join")
+        await run.line("alice: tournament start")
+        ends = clock.now() + timedelta(minutes=20)
+        assert len(run.batches) == 1 and len(run.batches[0]["pairs"]) == 6
+        while clock.now() < ends - timedelta(seconds=40):
+            if run.open:
+                await run.play(run.open[0])
+                clock.advance(seconds=8)  # the next game: well inside the 60 s for a first move
+            else:
+                clock.advance(seconds=10)  # two or three wait: paired after 10 s
+                await run.tick()
+        assert run.open, "games running at the end"
+        counted = len(run.finished)
+        clock.set(ends + timedelta(seconds=1))
+        late = run.open[0]
+        await run.line(f"{late['black']}: resign")  # after the end: it does not count
+        await run.tick()
+        standings = [r for r in run.script.records if r["kind"] == "tournament_standings"]
+    finally:
+        await storage.close()
+    assert counted >= 60
+    # The contract: pairings and standings records as issue 25 writes them.
+    for record in run.batches:
+        assert set(record) == PAIRINGS and record["game"] is None and record["bye"] is None
+        assert all(set(pair) == {"white", "black", "game"} and isinstance(pair["game"], int)
+                   for pair in record["pairs"])
+    assert [r["round"] for r in run.batches] == list(range(1, len(run.batches) + 1))
+    assert len(standings) == 1
+    final = standings[0]
+    assert set(final) == STANDINGS and final["final"] and final["round"] == len(run.batches)
+    assert all(set(row) == {"rank", "player", "points", "tiebreaks"} and list(row["tiebreaks"]) == ["performance"]
+               for row in final["rows"])
+    points = [row["points"] for row in final["rows"]]
+    assert points == sorted(points, reverse=True) and final["rows"][0]["rank"] == 1
+    assert {row["player"] for row in final["rows"]} == set(players)
+    # The points are arena points of the games finished by the end, in the order they finished.
+    expected = expected_points(run)
+    assert {row["player"]: row["points"] for row in final["rows"]} == {p: expected.get(p, 0.0) for p in players}
+    # The run met every rule of the scoring: berserk bonuses, quick draws, streaks on fire.
+    assert any(b and r != "1/2-1/2" and n >= 14 for _, r, n, b in run.finished)
+    assert any(r == "1/2-1/2" and n < 20 for _, r, n, _ in run.finished)
+    fide: defaultdict[str, float] = defaultdict(float)
+    for pair, result, _, _ in run.finished:
+        fide[pair["white"]] += {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        fide[pair["black"]] += {"1-0": 0.0, "0-1": 1.0, "1/2-1/2": 0.5}[result]
+    assert any(expected.get(p, 0.0) > 2 * fide[p] for p in players)  # somebody was on fire or berserk
+    # Batches: no one paired while playing; a rematch only when a pair alone was paired.
+    pairs_of = {pair["game"]: pair for record in run.batches for pair in record["pairs"]}
+    playing: set[str] = set()
+    last: dict[str, str] = {}
+    for record in run.script.records:
+        if record["kind"] == "tournament_pairings":
+            for pair in record["pairs"]:
+                white, black = pair["white"], pair["black"]
+                assert white not in playing and black not in playing, f"paired while playing: {pair}"
+                playing |= {white, black}
+                if last.get(white) == black:
+                    assert len(record["pairs"]) == 1, f"an immediate rematch in batch {record['round']}"
+                last[white], last[black] = black, white
+        elif record["game"] is not None and record["game"]["result"] is not None and record["game"]["id"] in pairs_of:
+            pair = pairs_of[record["game"]["id"]]
+            playing -= {pair["white"], pair["black"]}
+    assert "wins tournament" in final["text"] or "share first" in final["text"]
