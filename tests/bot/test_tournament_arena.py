@@ -174,6 +174,22 @@ async def test_four_waiting_are_paired_at_once_without_an_immediate_rematch(even
     assert {third["pairs"][0]["white"], third["pairs"][0]["black"]} == {three["white"], three["black"]}
 
 
+async def test_a_late_entry_waits_and_is_paired_with_the_next_player_free(event: Event) -> None:
+    first = (await start_event(event, "arena 30m 3+2", ["alice", "bob"]))[0]
+    event.clock.advance(seconds=30)
+    await event.ok("cy", "join")  # alone waiting: nothing yet
+    assert not await event.data("tournament_pairings")
+    await event.ok(first["pairs"][0]["black"], "resign")  # three wait: after 10 s, cy meets one of them
+    event.clock.advance(seconds=5)
+    assert not await event.data("tournament_pairings")
+    second = await next_batch(event, 5)
+    # The leader takes the nearest in rank who was not their last opponent: cy, not the loser.
+    assert len(second["pairs"]) == 1
+    assert {second["pairs"][0]["white"], second["pairs"][0]["black"]} == {"cy", first["pairs"][0]["white"]}
+    state = await event.event_state()
+    assert state.tournament.last_round == 2 and state.tournament.next_at == state.tournament.ends
+
+
 async def test_games_running_at_the_end_do_not_count(event: Event) -> None:
     first = (await start_event(event, "arena 20m 30+0", FOUR))[0]
     one, two = first["pairs"]

@@ -65,8 +65,7 @@ async def step(service: TournamentService, state: TournamentState) -> bool:
         await withdraw_absent(service, state, leaving)
         return True
     since = waiting(state)
-    if _batch_due(since, now, first=event.last_round == 0):
-        await pair_batch(service, state, since)
+    if _batch_due(since, now, first=event.last_round == 0) and await pair_batch(service, state, since):
         return True
     wanted = next_check(since, now, event.ends)
     if wanted != event.next_at:
@@ -159,14 +158,17 @@ def last_opponents(state: TournamentState) -> dict[int, int]:
     return last
 
 
-async def pair_batch(service: TournamentService, state: TournamentState, since: Mapping[int, datetime]) -> None:
-    """Pairs the players waiting, each near in rank, in one ``store_round`` with its notices."""
+async def pair_batch(service: TournamentService, state: TournamentState, since: Mapping[int, datetime]) -> bool:
+    """Pairs the players waiting, each near in rank, in one ``store_round`` with its notices;
+    whether there was a pair to make."""
     event = state.tournament
     table = service.table
     now = table.clock.now()
     names = await service.names(state)
     ranks = {row.player: row.rank for row in arena_rows(state, names)}
     pairs = colours(pair_waiting(sorted(since), ranks, last_opponents(state)), state)
+    if not pairs:
+        return False
     seated = {p for pair in pairs for p in pair}
     left = {p: t for p, t in since.items() if p not in seated}
     assert event.ends is not None
@@ -201,6 +203,7 @@ async def pair_batch(service: TournamentService, state: TournamentState, since: 
     _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told)
     for stored in made:
         table.stored(stored)
+    return True
 
 
 # --- points and standings --------------------------------------------------------------------
