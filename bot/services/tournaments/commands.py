@@ -19,7 +19,7 @@ from storage.tournament_records import ByeKind
 from ...messages import Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import events, grammar, history, notices, present, reminders, rota, rounds
+from . import arena, events, grammar, history, notices, present, reminders, rota, rounds
 from .organizers import may_organize
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ async def answer(service: TournamentService, ctx: Context, name: str, args: tupl
         return await withdraw(service, ctx)
     if name in ("pairings", "standings"):
         return await show(service, ctx, name, args)
-    raise Refusal("berserk_not_now")  # the arena's (arena.py)
+    return await arena.berserk(service, ctx)
 
 
 async def _tournament(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
@@ -189,6 +189,8 @@ async def show(service: TournamentService, ctx: Context, name: str, args: tuple[
         number = int(args[0])
     if number == 0:
         raise Refusal("no_round", round=1, id=event.id)
+    if name == "standings" and event.pairing_system == "arena" and not args:
+        return await arena.standings_now(service, ctx, event)
     names = await service.names(state)
     t = present.texts(service.table.catalog, ctx.language)
     if name == "standings":

@@ -27,7 +27,7 @@ from ...tournaments.trf import EventInfo, export_trf
 from ..errors import Refusal
 from ..games.context import Context
 from ..games.table import Table
-from . import commands, history, rota, rounds
+from . import arena, commands, history, rota, rounds
 from .organizers import is_group
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ class TournamentService:
     async def step(self, state: TournamentState) -> bool:
         """One step for the event as ``state`` has it; whether it did one (then read again)."""
         if state.tournament.pairing_system == "arena":
-            return False  # arena.py's steps (docs/tournaments.md 2.5) come here
+            return await arena.step(self, state)
         return await rounds.step(self, state)
 
     # --- shared by the modules --------------------------------------------------------------
