@@ -147,8 +147,10 @@ class Reply:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
 
         >>> reply = Reply("game", "e4", "en", board=BoardView("8/8/8/8/8/8/8/8 w - - 0 1"),
-        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),))
-        >>> Reply.from_dict(reply.to_dict()) == reply
+        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),),
+        ...               data={"round": 2, "boards": [[1, "bob", "ann"]]})
+        >>> import json
+        >>> Reply.from_dict(json.loads(json.dumps(reply.to_dict()))) == reply
         True
         """
         # By hand, not dataclasses.asdict: that deep-copies every value, and this runs for every
