@@ -112,6 +112,10 @@ async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_o
             else:
                 ended = await say(line, black, "resign")
             assert boards(ended) == [] or any("/standings/" in b["originalContentUrl"] for b in boards(ended))
+            notice = next((m for m in ended if m["type"] == "textV2"), None)
+            if notice is not None:  # the next round's notice rode on it: players mentioned in the pairings
+                pairings = notice["text"].split("\n\n")[-1]
+                assert all("{" + key + "}" in pairings for key in notice["substitution"])
             seen_result_line = True
         if late:
             # Nobody came to these boards: the clock ends them (a forfeit after 60 s), and their
@@ -267,3 +271,21 @@ async def test_moves_made_on_the_web_board_in_an_event_game_are_not_pushed(group
     carried = await say(line, white, "pairings")
     assert "จ๔" in texts(carried)  # ... and the next one in the group carries it
     assert outbox(line, "tournament_move")[0][2] is not None
+
+
+async def test_a_result_the_clock_makes_rides_on_the_next_reply_in_the_group(group):
+    line = group
+    await start_swiss(line, "swiss 2 rounds 3+2")
+    (_, white, black), (_, white2, black2), (absent, *_) = await open_games(line)
+    for mover in (white, black, white2, black2):  # two games under way; nobody comes to the third
+        await say(line, mover, "e3e4" if mover in (white, white2) else "e6e5")
+    line.clock.advance(seconds=61)
+    await line.door.scheduler.run_once()
+    assert (await line.app.storage.get_game(absent.id)).reason == "forfeit"
+    assert pushed(line) == []
+    ((_, push, sent),) = outbox(line, "tournament_result")
+    assert not push and sent is None
+    answer = await say(line, white, "resign")
+    assert len(answer) == 2 and boards(answer) == []  # the resignation's line, then the forfeit's
+    assert all("\n" not in m["text"] for m in answer)
+    assert outbox(line, "tournament_result")[0][2] is not None

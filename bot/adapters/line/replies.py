@@ -126,10 +126,10 @@ class Composer:
         for i, user in enumerate(mentions[:20]):
             key = f"m{i}"
             placeholder = "{" + key + "}"
-            if user.name and user.name in text:
-                text = text.replace(user.name, placeholder, 1)
-            else:
-                text = f"{placeholder} {text}"
+            # A round's notice names the players in the standings first: they are mentioned
+            # where the pairings name them, last.
+            at = (text.rfind if reply.kind == "tournament_pairings" else text.find)(user.name) if user.name else -1
+            text = text[:at] + placeholder + text[at + len(user.name):] if at >= 0 else f"{placeholder} {text}"
             substitution[key] = {"type": "mention", "mentionee": {"type": "user", "userId": user.id}}
         return {"type": "textV2", "text": text[:MAX_TEXT], "substitution": substitution}
 
