@@ -24,6 +24,7 @@ from storage.records import Tournament
 from ...messages import PUSH_PER_MEMBER, Reply
 
 GRACE: Final = timedelta(minutes=10)  # a correspondence round's notice waits this long for a reply to carry it
+ARENA_GRACE: Final = timedelta(seconds=20)  # an arena batch's pairings: a reply in that time carries them
 # What a round's notice says again (the standings), so those still waiting are marked sent with it.
 SUPERSEDED_KINDS: Final = frozenset({"tournament_result", "tournament_move", "tournament_started"})
 _PUSHED: Final = re.compile(r"r\d+|f|x|m(day|hour|5m)")  # a round, the end, a cancellation, a start's reminder
@@ -46,10 +47,13 @@ def may_push(event: Tournament, mark: str) -> bool:
 
 def due(event: Tournament, now: datetime) -> datetime | None:
     """When a round's notice (or the final standings) is pushed: at once in a live event, after
-    the grace in a correspondence one; at once where pushes cost nothing more."""
-    if not per_member(event) or event.clock_initial is not None:
+    the grace in a correspondence one, 20 s after an arena's batch; at once where pushes cost
+    nothing more."""
+    if not per_member(event):
         return None
-    return now + GRACE
+    if event.pairing_system == "arena":
+        return now + ARENA_GRACE
+    return None if event.clock_initial is not None else now + GRACE
 
 
 def round_notice(event: Tournament, before: Reply | None, pairings: Reply) -> Reply:
