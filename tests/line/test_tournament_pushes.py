@@ -289,3 +289,16 @@ async def test_a_result_the_clock_makes_rides_on_the_next_reply_in_the_group(gro
     assert len(answer) == 2 and boards(answer) == []  # the resignation's line, then the forfeit's
     assert all("\n" not in m["text"] for m in answer)
     assert outbox(line, "tournament_result")[0][2] is not None
+
+
+async def test_standings_of_a_closed_round_come_with_their_picture(group):
+    line = group
+    await start_swiss(line, "swiss 3 rounds 3+2")
+    for _, white, black in await open_games(line):
+        await say(line, white, "e3e4")
+        await say(line, black, "resign")
+    closed = await say(line, PLAYERS[0], "standings 1")
+    (picture,) = boards(closed)
+    assert "/standings/" in picture["originalContentUrl"]
+    assert (await line.fetch(picture["originalContentUrl"]))[0] == 200
+    assert boards(await say(line, PLAYERS[0], "standings")) == []  # round 2 is being played: text only
