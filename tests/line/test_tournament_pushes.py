@@ -12,11 +12,14 @@ import sqlite3
 
 import pytest
 
+from bot.adapters.line.main import LineDoor
 from bot.adapters.line.standings import ORIGINAL, PREVIEW
+from bot.app import open_app
+from bot.engines import RandomMover
 from bot.messages import Incoming, User
 from storage.records import Game
 
-from .support import GROUP, PEOPLE, boards, png_size, texts
+from .support import GROUP, PEOPLE, boards, free_socket, png_size, texts
 
 LIFF_ID = "1234567890-AbCdEfGh"
 MORE = {"Ueve000005": "Eve", "Ufrank0006": "Frank"}
@@ -302,3 +305,22 @@ async def test_standings_of_a_closed_round_come_with_their_picture(group):
     assert "/standings/" in picture["originalContentUrl"]
     assert (await line.fetch(picture["originalContentUrl"]))[0] == 200
     assert boards(await say(line, PLAYERS[0], "standings")) == []  # round 2 is being played: text only
+
+
+async def test_another_process_of_the_channel_draws_the_same_standings_picture(group, settings_for, clock):
+    line = group
+    await start_swiss(line, "swiss 3 rounds 3+2")
+    for _, white, black in await open_games(line):
+        await say(line, white, "e3e4")
+        await say(line, black, "resign")
+    event_id = (await event_state(line)).tournament.id
+    original, _ = line.door.standings.urls(event_id, 1, "en")
+    sock = free_socket()
+    port = sock.getsockname()[1]
+    settings = settings_for(port)  # the same database and channel secret, another server
+    async with (open_app(settings, clock=clock, engine=RandomMover(seed=1)) as app,
+                LineDoor(settings, app, scheduler_interval=3600) as door):
+        await door.listen(sock=sock)
+        status, _, theirs = await line.fetch(original.replace(line.base_url, f"http://127.0.0.1:{port}"))
+    status_here, _, ours = await line.fetch(original)
+    assert status == status_here == 200 and theirs == ours
