@@ -84,14 +84,28 @@ async def start_swiss(line, spec: str) -> list[dict]:
     return await say(line, PLAYERS[0], "tournament start")
 
 
-async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_on_replies(group):
+@pytest.mark.parametrize("scheduled", [False, True], ids=["tournament-start", "in-2h"])
+async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_on_replies(group, scheduled):
     line = group
     rng = random.Random(25)
-    started = await start_swiss(line, f"swiss {ROUNDS} rounds 3+2")
-    # Round 1's notice rides on the answer to `tournament start`: nothing pushed.
-    ((_key, push, sent),) = outbox(line, "tournament_pairings")
-    assert push and sent is not None and pushed(line) == []
-    assert any(m["type"] == "textV2" for m in started)  # the pairings mention the players
+    reminders = 0
+    if not scheduled:
+        started = await start_swiss(line, f"swiss {ROUNDS} rounds 3+2")
+        # Round 1's notice rides on the answer to `tournament start`: nothing pushed.
+        ((_key, push, sent),) = outbox(line, "tournament_pairings")
+        assert push and sent is not None and pushed(line) == []
+        assert any(m["type"] == "textV2" for m in started)  # the pairings mention the players
+    else:
+        await say(line, PLAYERS[0], f"/tournament new swiss {ROUNDS} rounds 3+2 in 2h")
+        for user in PLAYERS:
+            await say(line, user, "join")
+        # The hour's and the 5 minutes' reminders (a live event has no day's), then the start,
+        # in a silent group: round 1's notice is pushed, the start itself is not.
+        for step in ({"hours": 1, "seconds": 1}, {"minutes": 55}, {"minutes": 5}):
+            line.clock.advance(**step)
+            await line.door.scheduler.run_once()
+        reminders = START_REMINDERS - 1
+        assert len(pushed(line)) == reminders + 1
     seen_one_line = seen_result_line = False
     for number in range(1, ROUNDS + 1):
         games = await open_games(line)
@@ -132,7 +146,7 @@ async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_o
 
     # The budget: at most one push a round and the final standings (no reminders: no start time).
     notices = pushed(line)
-    assert len(notices) <= ROUNDS + 1
+    assert len(notices) - reminders <= ROUNDS + 1
     for body in notices:
         assert len(body["messages"]) <= 5
         assert all(m["type"] != "imagemap" for m in body["messages"])  # never a game's board
@@ -152,8 +166,9 @@ async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_o
     assert final[1] and final[2] is not None
     # Each push was counted once per member of the group.
     assert line.fake.quota_used == len(notices) * len(line.fake.members[GROUP])
-    # Rounds 2 and 4 ended by the clock: the notices after them had no reply to ride on.
-    assert len(notices) == 2
+    # Rounds 2 and 4 ended by the clock: the notices after them had no reply to ride on; with a
+    # start time, the two reminders and round 1's notice too.
+    assert len(notices) == 2 + (reminders + 1 if scheduled else 0) <= ROUNDS + 1 + START_REMINDERS
 
 
 async def test_the_board_command_still_draws_an_event_game(group):
