@@ -144,8 +144,8 @@ class Reply:
     # tells the service (GameService.delivered), else the outbox pushes it a little later.
     outbox_key: str | None = None
     # Structured content for doors and the console (a tournament's pairings or standings):
-    # JSON-ready, so that it survives the outbox.
-    data: dict[str, Any] | None = None
+    # JSON-ready, so that it survives the outbox (left out of the hash: a dict has none).
+    data: dict[str, Any] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).

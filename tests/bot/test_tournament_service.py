@@ -201,3 +201,22 @@ async def test_an_entrant_of_the_running_event_cannot_start_a_casual_game(event:
     await start_event(event, "swiss 3 rounds 3+2", ["alice", "bob", "cy"])
     await event.refused("cy", "new @zed", "in_tournament", "zed")
     await event.ok("zed", "new @yan", "yan")  # a spectator's casual game goes on beside the event
+
+
+async def test_a_correspondence_player_who_never_moves_loses_by_forfeit(event: Event) -> None:
+    first = (await start_event(event, "swiss 2 rounds 1d", ["alice", "bob"]))[0]
+    pair = first["pairs"][0]
+    event.clock.advance(days=1, seconds=1)
+    await event.notices()
+    game = await event.storage.get_game(pair["game"])
+    assert game.reason == "forfeit" and game.result == "0-1" and not game.rated
+
+
+async def test_a_lost_poke_is_found_by_the_scheduler(event: Event) -> None:
+    first = (await start_event(event, "swiss 2 rounds 3+2", FOUR))[0]
+    desk, event.games.table.desk = event.games.table.desk, None  # the process died before it advanced
+    await play_round(event, first)
+    event.games.table.desk = desk
+    assert not await event.data("tournament_pairings")
+    event.clock.advance(minutes=5)
+    assert [p["round"] for p in await event.data("tournament_pairings")] == [2]

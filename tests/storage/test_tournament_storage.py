@@ -258,6 +258,8 @@ async def test_a_chat_holds_one_casual_game_and_thirty_two_event_games(
         await make_game(status="challenge", black=None)
     assert busy.value.game_id == casual.id
     assert (await storage.active_game("discord", CHANNEL)) == casual
+    mine = await storage.active_game("discord", CHANNEL, user_id="p0")  # Discord's autocomplete of moves
+    assert mine is not None and mine.id == games[0].id
     # Each player's message is about their own game; a spectator's about the casual one.
     assert await chat_game(storage, "p0") == games[0].id
     assert await chat_game(storage, "p63") == games[31].id

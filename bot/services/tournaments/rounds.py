@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 MIN_ENTRANTS = {"swiss": 2, "roundrobin": berger.MIN_PLAYERS, "arena": 2}
 FORFEITS_TO_WITHDRAW = 2
-ROUND_REMINDER = timedelta(days=1)  # ``r<N>:day``: a day before a correspondence round's window closes
+LIVE_SWEEP = timedelta(minutes=5)  # a live round's event is looked at this often, its games' pokes aside
 
 
 async def step(service: TournamentService, state: TournamentState) -> bool:
@@ -71,11 +71,22 @@ async def step(service: TournamentService, state: TournamentState) -> bool:
             if window is not None and window.window_ends is not None and window.window_ends <= now:
                 await close_window(service, state, [b.game_id for b in still if b.game_id is not None])
                 return True
+            if window is None or window.window_ends is None:
+                return await _look_again_later(service, event, now)
             return await reminders.before_window(service, state, now)
     if event.last_round >= rounds_total(event, state):
         await finish(service, state)
         return True
     return await pair_next(service, state)
+
+
+async def _look_again_later(service: TournamentService, event: Tournament, now: datetime) -> bool:
+    """A live round is advanced by its games' ends (their pokes); should a poke be lost with its
+    process, the scheduler looks at the event again every ``LIVE_SWEEP``."""
+    if event.next_at is not None and event.next_at > now:
+        return False
+    await service.storage.change_tournament(event.id, event.version, {"next_at": now + LIVE_SWEEP})
+    return False
 
 
 def rounds_total(event: Tournament, state: TournamentState) -> int:
@@ -216,7 +227,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         window_ends = now + timedelta(seconds=event.window_seconds)
     byes = (Bye(number, bye, "pairing"),) if bye is not None else ()
     new_round = NewRound(number=number, boards=tuple(boards), byes=byes, withdrawn=leaving, window_ends=window_ends,
-                         next_at=reminders.next_at_in_round(window_ends, now))
+                         next_at=reminders.next_at_in_round(window_ends, now) if window_ends else now + LIVE_SWEEP)
     language = settings.language or table.default_language(event.platform)
     t = present.texts(table.catalog, language)
     players = await table.storage.get_players(list(names))
