@@ -66,15 +66,15 @@ def standings_view(t: present.Text, state: TournamentState, round_number: int, l
     final = event.status == "finished" and round_number == event.last_round
     columns = TIEBREAKS[event.pairing_system][:COLUMNS]
     top = {row.player for row in rows if row.rank == 1} if final else set()
-    title = (t("tournament.picture.title_final", id=event.id) if final
-             else t("tournament.picture.title", id=event.id, round=round_number))
+    title = (t("standings_picture.title_final", id=event.id) if final
+             else t("standings_picture.title", id=event.id, round=round_number))
     return StandingsView(
-        title=title, language=language, rank_header=t("tournament.picture.rank"),
-        name_header=t("tournament.picture.player"), points_header=t("tournament.picture.points"),
+        title=title, language=language, rank_header=t("standings_picture.rank"),
+        name_header=t("standings_picture.player"), points_header=t("standings_picture.points"),
         tiebreaks=tuple(Tiebreak(t(f"tournament.tiebreak.{name}"), _name(t(f"tournament.tiebreak.{name}.how")))
                         for name in columns),
         rows=tuple(_row(row, columns, highlight=row.player in top) for row in rows),
-        footer=t("tournament.picture.footer", id=event.id),
+        footer=t("standings_picture.footer", id=event.id),
     )
 
 
