@@ -44,7 +44,7 @@ from ..games import live
 from ..games.context import Context
 from ..games.table import Notify, side_to_move
 from ..games.timing import turn_times
-from . import events, history, notices, present, reminders
+from . import events, history, notices, present, pushes, reminders
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -187,8 +187,13 @@ async def finish(service: TournamentService, state: TournamentState, *, unpairab
     reply = notices.standings_reply(t, language, event, history.history_of(state, names), event.last_round, final=True)
     if unpairable:
         reply = dataclasses.replace(reply, text=t("tournament.unpairable", id=event.id) + "\n" + reply.text)
+    if pushes.per_member(event):
+        reply = dataclasses.replace(reply, data=pushes.with_picture(reply.data, event.id, event.last_round))
+    told = notices.notice(event, "tournament_standings", reply, "f", due=pushes.due(event, service.table.clock.now()))
     await service.storage.change_tournament(event.id, event.version, {"status": "finished", "next_at": None},
-                                            notices=[notices.notice(event, "tournament_standings", reply, "f")])
+                                            notices=[told])
+    # The last round's results the clock made say nothing the final standings do not.
+    await service.storage.mark_notices_sent(await pushes.superseded(service.storage, event))
 
 
 # --- pairing the next round --------------------------------------------------------------------
@@ -237,7 +242,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         shown = [(w, b, None if score is not None else next(made)) for (w, b), score in
                  zip(pairs, (board.score for board in boards), strict=True)]
         rows: list[NewNotice] = []
-        if before is not None:
+        if before is not None and not pushes.per_member(event):
             rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}"))
         mentions = tuple(users[p] for w, b, _ in shown for p in (w, b) if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
@@ -247,6 +252,10 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
             pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
+        if pushes.per_member(event):  # one notice a round, the only one pushed (pushes.py)
+            rows.append(notices.notice(event, "tournament_pairings", pushes.round_notice(event, before, pairings),
+                                       f"r{number}", due=pushes.due(event, now)))
+            return rows
         rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
         for n, (w, b, game) in enumerate(shown, start=1):
             # A game's own notice opens its thread on Discord; a LINE group gets the round's
@@ -257,7 +266,8 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
                     t, language, event, number, n, _view(game, names, users), players_here), f"g{game.id}"))
         return rows
 
-    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told)
+    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told,
+                                              superseded=await pushes.superseded(table.storage, event))
     for stored in made:
         table.stored(stored)
     return True

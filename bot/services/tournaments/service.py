@@ -27,7 +27,7 @@ from ...tournaments.trf import EventInfo, export_trf
 from ..errors import Refusal
 from ..games.context import Context
 from ..games.table import Table
-from . import arena, commands, history, rota, rounds
+from . import arena, commands, history, picture, rota, rounds
 from .organizers import is_group
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,10 @@ class TournamentService:
                          time_control=control)
         text = export_trf(info, history.history_of(state, names))
         return [Reply(kind="tournament_trf", text=text, language=ctx.language)]
+
+    async def standings_png(self, tournament_id: int, round_number: int, language: str) -> bytes | None:
+        """The standings after a round as a PNG (picture.py); None unless they can no longer change."""
+        return await picture.standings_png(self, tournament_id, round_number, language)
 
     async def refuse_new(self, table: Table, ctx: Context) -> None:
         event = await self.storage.open_tournament(ctx.msg.platform, ctx.msg.channel)
