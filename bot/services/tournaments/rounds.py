@@ -173,8 +173,9 @@ async def close_window(service: TournamentService, state: TournamentState, game_
             if event.window_end == "loss":
                 result = "0-1" if side_to_move(board) == "w" else "1-0"
             ctx = await _system_context(service, game)
+            # Where a push counts per member (LINE) the result rides on a reply; elsewhere it is sent.
             await table.finish(ctx, game, board, result, "round_window", rated=False,
-                               notify=Notify("tournament_result", push=False))
+                               notify=Notify("tournament_result", push=not pushes.per_member(event)))
 
 
 async def _system_context(service: TournamentService, game: Game) -> Context:
