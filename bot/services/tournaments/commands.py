@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from storage import NotFound, TournamentBusy
-from storage.records import Bye, EntrantRow, Tournament
+from storage.records import Bye, EntrantRow, NewNotice, Tournament
 from storage.tournament_records import ByeKind
 
 from ...messages import Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import arena, events, grammar, history, notices, picture, present, pushes, reminders, rota, rounds
+from . import arena, calendar, events, grammar, history, notices, picture, present, pushes, reminders, rota, rounds
 from .organizers import may_organize
 
 if TYPE_CHECKING:
@@ -77,7 +77,11 @@ async def new(service: TournamentService, ctx: Context, args: Sequence[str]) -> 
     except TournamentBusy as busy:
         raise Refusal("tournament_open", id=busy.tournament_id or "?") from None
     t = present.texts(table.catalog, ctx.language)
-    return [_reply(ctx, present.announcement(t, await notices.view(service, event)))]
+    view = await notices.view(service, event)
+    scheduled = calendar.scheduled(t, ctx.language, event, view)
+    if scheduled:  # Discord's calendar entry: written after the event, whose id it names
+        event = await service.storage.change_tournament(event.id, event.version, notices=scheduled)
+    return [_reply(ctx, present.announcement(t, view))]
 
 
 # --- entering and leaving ----------------------------------------------------------------------
@@ -163,7 +167,8 @@ async def start_now(service: TournamentService, ctx: Context) -> list[Reply]:
 async def cancel(service: TournamentService, ctx: Context) -> list[Reply]:
     event = await _organized(service, ctx)
     text = present.texts(service.table.catalog, ctx.language)("tournament.cancelled", id=event.id)
-    return await _change(service, ctx, event, [_reply(ctx, text)], changes={"status": "cancelled", "next_at": None})
+    return await _change(service, ctx, event, [_reply(ctx, text)], changes={"status": "cancelled", "next_at": None},
+                         also=calendar.unscheduled(ctx.language, event))
 
 
 async def forbid(service: TournamentService, ctx: Context) -> list[Reply]:
@@ -239,11 +244,12 @@ async def _organized(service: TournamentService, ctx: Context) -> Tournament:
 
 async def _change(service: TournamentService, ctx: Context, event: Tournament, replies: list[Reply], *,
                   changes: Mapping[str, object] | None = None, entrants: Sequence[EntrantRow] = (),
-                  byes: Sequence[Bye] = (), forbidden: Sequence[tuple[int, int]] = ()) -> list[Reply]:
-    """Stores a change of ``event`` with its answer (``replies``)."""
+                  byes: Sequence[Bye] = (), forbidden: Sequence[tuple[int, int]] = (),
+                  also: Sequence[NewNotice] = ()) -> list[Reply]:
+    """Stores a change of ``event`` with its answer (``replies``) and any other notices (``also``)."""
     rows, shown = service.table.answers(ctx, replies)
     await service.storage.change_tournament(event.id, event.version, changes, entrants=entrants, byes=byes,
-                                            forbidden=forbidden, notices=rows)
+                                            forbidden=forbidden, notices=[*rows, *also])
     return shown
 
 

@@ -44,7 +44,7 @@ from ..games import live
 from ..games.context import Context
 from ..games.table import Notify, side_to_move
 from ..games.timing import turn_times
-from . import events, history, notices, present, pushes, reminders
+from . import calendar, events, history, notices, present, pushes, reminders
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -147,6 +147,8 @@ async def start(service: TournamentService, state: TournamentState, *, ctx: Cont
         rows, shown = table.answers(ctx, [reply])
     else:
         rows, shown = [notices.notice(event, kind, reply, mark)], [reply]
+    if changes["status"] == "cancelled":
+        rows = [*rows, *calendar.unscheduled(language, event)]
     await table.storage.change_tournament(event.id, event.version, changes, entrants=entrants, notices=rows)
     return shown
 
