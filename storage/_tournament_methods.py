@@ -89,7 +89,8 @@ class TournamentMethods(Driver):
         return await self._write(tournaments.record_reminders(tournament_id, list(marks), notices, self._time()))
 
     async def due_tournaments(self, now: datetime, *, platform: Platform | None = None) -> list[int]:
-        """Ids of the open events whose `next_at` is at or before `now`, earliest first."""
+        """Ids of the open events whose `next_at` is at or before `now`, earliest first, and of
+        the running ones without an open game (a round over whose end nobody acted on)."""
         return await self._read(tournaments.due_tournaments(utc(now), platform))
 
     # Weekly rotas
