@@ -96,7 +96,11 @@ def _event_of(rota: Rota, starts: datetime, now: datetime) -> NewTournament:
     data = json.loads(rota.spec)
     control = TimeControl(*data["time_control"]) if data.get("time_control") else None
     spec = grammar.EventSpec(**{**data, "time_control": control, "starts": starts})
+    # Nothing announces a rota's event but its reminders: a mark already passed (a
+    # correspondence event's day, made a day ahead; any mark, when the bot was down) is owed
+    # now, the nearest of them sent (reminders.before_start), not skipped at the next mark.
+    late = any(at <= now for _, at in reminders.start_marks(control is not None, starts))
     return events.new_tournament(spec, platform=rota.platform, channel=rota.channel, community=rota.community,
                                  salt=secrets.token_hex(3), created_by=rota.created_by, rota_id=rota.id,
                                  rota_date=starts.date(),
-                                 next_at=reminders.first_next_at(control is not None, starts, now))
+                                 next_at=now if late else reminders.first_next_at(control is not None, starts, now))
