@@ -16,6 +16,7 @@ import inspect
 import json
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
@@ -288,3 +289,28 @@ async def test_a_crash_after_the_round_is_stored_delivers_its_notices_once(bot: 
     assert [n.key for n in sent if n.reply.kind == "tournament_standings"] == [f"{salt}s1"]
     assert not [n for n in await bot.notices() if n.reply.kind.startswith("tournament_")]
 
+
+
+async def test_a_rotas_event_reminds_once_each_mark_across_restarts(bot: Bot) -> None:
+    """The rota's event made 5 hours ahead (the bot was down when it was due a day ahead): the
+    day's reminder at once, then the hour's and the 5 minutes'; none again after a restart."""
+    event = await bot.start()  # 2026-01-01 is a Thursday; 12:00 in Bangkok is 05:00 UTC
+    await event.ok("alice", "tournament weekly thursday 12:00 swiss 3 rounds 1d")
+    await bot.notices()  # the rota's event is made
+    bot.clock.advance(seconds=20)
+    await bot.notices()  # the scheduler's next tick: the day's mark, passed, is owed now
+    made = await event.storage.open_tournament("console", event.chat.channel)
+    assert made is not None and made.rota_id is not None
+    for mark in (datetime(2026, 1, 1, 4, tzinfo=UTC), datetime(2026, 1, 1, 4, 55, tzinfo=UTC)):  # hour, 5m
+        bot.clock.set(mark)
+        await bot.notices()
+        assert bot.storage is not None
+        bot.storage.dead = True  # the process dies between two ticks
+        event = await bot.restart()
+        await bot.notices()
+    bot.clock.advance(minutes=6)
+    await bot.notices()
+    reminders = [n.key for n in bot.delivered if n.reply.kind == "tournament_reminder"]
+    assert reminders == [f"{made.salt}m{mark}" for mark in ("day", "hour", "5m")]
+    assert (await event.storage.tournament(made.id)).status == "cancelled"  # nobody joined
+    assert await event.storage.open_tournament("console", event.chat.channel) is None  # one event, once
