@@ -140,15 +140,17 @@ class Reply:
     # tells the service (GameService.delivered), else the outbox pushes it a little later.
     outbox_key: str | None = None
     # Structured content for doors and the console (a tournament's pairings or standings):
-    # JSON-ready, so that it survives the outbox.
-    data: dict[str, Any] | None = None
+    # JSON-ready, so that it survives the outbox (left out of the hash: a dict has none).
+    data: dict[str, Any] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as JSON-ready data, without its image (a door draws it again from ``board``).
 
         >>> reply = Reply("game", "e4", "en", board=BoardView("8/8/8/8/8/8/8/8 w - - 0 1"),
-        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),))
-        >>> Reply.from_dict(reply.to_dict()) == reply
+        ...               actions=(Action("resign", "Resign"),), mentions=(User("1", "bob"),),
+        ...               data={"round": 2, "boards": [[1, "bob", "ann"]]})
+        >>> import json
+        >>> Reply.from_dict(json.loads(json.dumps(reply.to_dict()))) == reply
         True
         """
         # By hand, not dataclasses.asdict: that deep-copies every value, and this runs for every

@@ -156,9 +156,11 @@ class Storage(PuzzleMethods, QueueMethods, TournamentMethods):
         """The game with its moves; NotFound if there is none."""
         return await self._read(games.get_game(self._moves, game_id))
 
-    async def active_game(self, platform: Platform, channel: str) -> Game | None:
-        """The channel's open challenge or active game outside events, with its moves."""
-        return await self._read(games.open_game(self._moves, platform, channel))
+    async def active_game(self, platform: Platform, channel: str, *, user_id: str | None = None,
+                          game_id: int | None = None) -> Game | None:
+        """The channel's open challenge or active game outside events, with its moves; with
+        `user_id` or `game_id`, the one a message of theirs is about, as chat_state's."""
+        return await self._read(games.open_game(self._moves, platform, channel, user_id, game_id))
 
     async def last_game(self, platform: Platform, channel: str) -> Game | None:
         """The channel's most recent game in any status (e.g. to export a finished one)."""

@@ -44,7 +44,8 @@ Result = Literal["1-0", "0-1", "1/2-1/2"]
 Promotion = Literal["forced", "optional"]
 Perpetual = Literal["forbid", "draw"]
 
-# A channel holds at most one game in these states (a unique index enforces it).
+# A channel holds at most one game in these states outside events (a unique index enforces
+# it), and any number of tournament games.
 OPEN_STATUSES: Final[tuple[GameStatus, ...]] = ("challenge", "active")
 
 # Glicko-2 starting values of a player new to a variant.

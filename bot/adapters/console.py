@@ -57,6 +57,7 @@ class ConsoleChat:
                 await self.say(line)
         finally:
             await scheduler.stop()
+        await outbox.drain()  # what the last lines made due (an event's next round) is shown before the end
 
     def outbox(self) -> Outbox:
         """The deliverer of the chat's notices (the scheduler drains it; so may a test)."""

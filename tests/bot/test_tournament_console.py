@@ -85,7 +85,7 @@ async def run_event(tmp_path: Path, seed: int, spec: str, players: list[str]) ->
     try:
         games = GameService(storage, Settings(language="en"), clock=clock, engine=RandomMover(seed=1),
                             render=no_image)
-        open_tournaments(games)
+        tournaments = open_tournaments(games)
         out = io.StringIO()
         script = Script(ConsoleChat(games, out=out, as_json=True), out, random.Random(seed))
         await script.line(f"alice: tournament new {spec}")
@@ -103,6 +103,7 @@ async def run_event(tmp_path: Path, seed: int, spec: str, players: list[str]) ->
                 points[pair["white"]] += white
                 points[pair["black"]] += 1.0 - white
                 pending += [r for r in script.records[before:] if r["kind"] == "tournament_pairings"]
+        assert tournaments.sizes() == {"locks": 0, "poked": 0}  # nothing kept once the event is settled
         return script, points
     finally:
         await storage.close()

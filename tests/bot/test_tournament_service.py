@@ -201,3 +201,118 @@ async def test_an_entrant_of_the_running_event_cannot_start_a_casual_game(event:
     await start_event(event, "swiss 3 rounds 3+2", ["alice", "bob", "cy"])
     await event.refused("cy", "new @zed", "in_tournament", "zed")
     await event.ok("zed", "new @yan", "yan")  # a spectator's casual game goes on beside the event
+
+
+async def test_a_correspondence_player_who_never_moves_loses_by_forfeit(event: Event) -> None:
+    first = (await start_event(event, "swiss 2 rounds 1d", ["alice", "bob"]))[0]
+    pair = first["pairs"][0]
+    event.clock.advance(days=1, seconds=1)
+    await event.notices()
+    game = await event.storage.get_game(pair["game"])
+    assert game.reason == "forfeit" and game.result == "0-1" and not game.rated
+
+
+async def test_a_lost_poke_is_found_by_the_scheduler(event: Event) -> None:
+    first = (await start_event(event, "swiss 2 rounds 3+2", FOUR))[0]
+    desk, event.games.table.desk = event.games.table.desk, None  # the process died before it advanced
+    await play_round(event, first)
+    event.games.table.desk = desk
+    assert not await event.data("tournament_pairings")
+    event.clock.advance(minutes=5)
+    assert [p["round"] for p in await event.data("tournament_pairings")] == [2]
+
+
+async def test_reminders_an_hour_and_5_minutes_before_once_each_then_the_start(event: Event) -> None:
+    await event.ok("alice", "tournament new swiss 3 rounds 3+2 in 2h")
+    for name in FOUR:
+        await event.ok(name, "join")
+    assert (await event.event_state()).tournament.next_at == event.clock.now() + timedelta(hours=1)
+    event.clock.advance(hours=1)
+    hour = [n.reply.text for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    assert len(hour) == 1 and "in an hour" in hour[0]
+    assert not [n for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    event.clock.advance(minutes=55)
+    five = [n.reply.text for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    assert len(five) == 1 and "5 minutes" in five[0]
+    event.clock.advance(minutes=5)
+    assert len(await event.data("tournament_pairings")) == 1
+
+
+async def test_a_bot_that_was_down_sends_only_the_nearest_reminder(event: Event) -> None:
+    await event.ok("alice", "tournament new swiss 3 rounds 3+2 in 2h")
+    event.clock.advance(hours=1, minutes=56)
+    sent = [n.reply.text for n in await event.notices() if n.reply.kind == "tournament_reminder"]
+    assert len(sent) == 1 and "5 minutes" in sent[0]
+
+
+async def test_a_weekly_rota_announces_its_event_a_day_ahead(event: Event) -> None:
+    # The fake clock starts on Thursday 2026-01-01, 07:00 in Bangkok.
+    made = await event.ok("alice", "tournament weekly thursday 20:00 swiss 3+2")
+    assert "Every" in made[0].text
+    told = [n.reply.text for n in await event.notices()]
+    assert len(told) == 1 and "announced tournament" in told[0]
+    announced = await event.storage.open_tournament("console", "c1")
+    assert announced is not None and announced.rota_id is not None
+    assert announced.starts is not None and announced.starts.hour == 13  # 20:00 in Bangkok
+    await event.notices()
+    assert (await event.storage.open_tournament("console", "c1")) == announced  # once a date
+    await event.ok("alice", "tournament weekly off")
+
+
+async def test_export_trf_gives_the_event_as_a_fide_report(event: Event) -> None:
+    first = (await start_event(event, "swiss 1 rounds 3+2", ["alice", "bob"]))[0]
+    await event.ok(first["pairs"][0]["white"], "resign")
+    replies = await event.ok("bob", "export 1 trf")
+    lines = replies[0].text.splitlines()
+    assert replies[0].kind == "tournament_trf" and lines[0].startswith("012 ")
+    assert sum(1 for line in lines if line.startswith("001")) == 2
+    await event.refused("bob", "export 99 trf", "no_such_tournament")
+
+
+async def test_a_line_group_gets_the_pairings_without_a_notice_per_game(storage, clock) -> None:
+    event = Event(storage, clock, platform="line", channel="group:C1")
+    await start_event(event, "swiss 3 rounds 3+2", FOUR)
+    kinds = [n.reply.kind for n in event.delivered]
+    assert kinds.count("tournament_pairings") == 1 and "tournament_game" not in kinds
+
+
+async def test_an_event_another_process_holds_is_looked_at_again_next_tick(event: Event) -> None:
+    first = (await start_event(event, "swiss 2 rounds 3+2", FOUR))[0]
+    tournament = first["tournament"]
+    other = "elsewhere/1/abc"
+    until = event.clock.now() + timedelta(minutes=2)
+    assert await event.storage.claim([f"tournament:{tournament}"], other, until=until)
+    await play_round(event, first)  # the last game's end finds the event claimed
+    assert not await event.data("tournament_pairings")
+    await event.storage.release([f"tournament:{tournament}"], other)
+    assert [p["round"] for p in await event.data("tournament_pairings")] == [2]  # the next tick, not 5 minutes later
+
+
+def test_a_berserk_side_gains_no_increment() -> None:
+    from dataclasses import replace as changed
+
+    from bot.services.games import live
+    from storage.records import Clocks, Game, MoveRecord, TimeControl
+
+    start = FakeClock().now()
+    moves = (MoveRecord(1, "e3e4", "e4", "w", start), MoveRecord(2, "e6e5", "e5", "b", start))
+    game = Game(1, "console", "c1", None, "makruk", "forced", "forbid", 60, None, None, True, None,
+                "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "active", None, None, None, None, None,
+                None, None, False, start, start, 1, moves, time_control=TimeControl(180, 2),
+                clocks=Clocks(90_000, 180_000, start), tournament_id=1, berserk="w")
+    later = start + timedelta(seconds=10)
+    assert live.after_move(game, "w", later).clocks.white_ms == 80_000  # type: ignore[union-attr]
+    assert live.after_move(changed(game, berserk=None), "w", later).clocks.white_ms == 82_000  # type: ignore[union-attr]
+
+
+async def test_on_line_a_window_result_waits_for_a_reply_and_the_standings_supersede_it(storage, clock) -> None:
+    event = Event(storage, clock, platform="line", channel="group:C1")
+    first = (await start_event(event, "swiss 2 rounds 1d window 1d", FOUR))[0]
+    event.clock.advance(hours=1)
+    for pair in first["pairs"]:
+        await event.ok(pair["white"], "e3e4")
+    event.clock.advance(hours=23, seconds=1)
+    kinds = [n.reply.kind for n in await event.notices()]
+    assert "game_over" not in kinds and "tournament_pairings" in kinds  # no result pushed on its own
+    assert {(await storage.get_game(pair["game"])).reason for pair in first["pairs"]} == {"round_window"}
+    assert not [n for n in await storage.pending_notices("line", "group:C1") if n.kind == "tournament_result"]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from storage import Game, NewBoard, NewGame, NewRound, NewTournament, Seat
+
 from .payloads import ALICE, BOB, BOT_ID, CHANNEL_ID, MAKRUK, dm_channel
 from .test_play import start_game
 
@@ -84,3 +88,27 @@ async def test_typed_server_settings_need_manage_server_too(bot, discord_api, st
         assert "Manage Server" in discord_api.sent[-1].text, text
     settings = await storage.get_channel_settings("discord", str(CHANNEL_ID))
     assert settings.language is None
+
+
+async def test_a_message_in_a_game_thread_is_about_that_game(bot, discord_api, storage):
+    """Alice also plays a game of the chat's tournament, which a message elsewhere would be
+    about: in the casual game's thread, her move is the casual game's."""
+    thread = await start_game(discord_api)  # Alice (White) against Bob
+    casual = await storage.active_game("discord", str(CHANNEL_ID))
+    alice = await storage.find_player("discord", str(ALICE.id))
+    carol = await storage.get_or_create_player("discord", "999", "carol")
+    event = await storage.create_tournament(NewTournament(
+        platform="discord", channel=str(CHANNEL_ID), salt="abcdef", pairing_system="swiss", variant="makruk",
+        rated=False, created_by=alice.id, move_seconds=86400, rounds=3))
+    board = NewBoard(1, alice.id, carol.id, game=replace(casual_new(casual), black=Seat.human(carol.id)))
+    _, [other] = await storage.store_round(event.id, event.version, NewRound(number=1, boards=(board,)))
+    await discord_api.say(ALICE, f"{MENTION} e3e4", channel=thread, mentions=(MAKRUK,))
+    assert [m.uci for m in (await storage.get_game(casual.id)).moves] == ["e3e4"]
+    assert (await storage.get_game(other.id)).moves == ()
+
+
+def casual_new(game: Game) -> NewGame:
+    """A new game like `game`."""
+    return NewGame(platform=game.platform, channel=game.channel, community=game.community, white=game.white,
+                   black=game.black, start_fen=game.start_fen, promotion=game.promotion, perpetual=game.perpetual,
+                   move_seconds=game.move_seconds)

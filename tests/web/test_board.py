@@ -12,6 +12,7 @@ import pytest
 from aiohttp import ClientWebSocketResponse
 
 from bot.messages import Notice
+from storage import NewBoard, NewGame, NewRound, NewTournament, Seat
 
 from .conftest import Site
 
@@ -263,3 +264,27 @@ async def test_against_the_bot_its_answer_reaches_the_page_and_no_token_is_logge
     await next_of(ws, "error")
     await ws.close()
     assert token not in caplog.text and token.split(".")[1] not in caplog.text
+
+
+async def test_a_move_on_the_page_is_the_pages_games_when_its_player_is_in_a_tournament(site: Site) -> None:
+    """Ann also plays the chat's tournament, which her typed moves would be about; the page's
+    moves are its own game's."""
+    game_id = await site.new_game()
+    storage = site.games.storage
+    game = await storage.get_game(game_id)
+    ann, cat = game.white, await storage.get_or_create_player(game.platform, "cat", "cat")
+    assert ann is not None and ann.player_id is not None
+    event = await storage.create_tournament(NewTournament(
+        platform=game.platform, channel=game.channel, salt="abcdef", pairing_system="swiss", variant="makruk",
+        rated=False, created_by=ann.player_id, move_seconds=86400, rounds=3))
+    other = NewGame(platform=game.platform, channel=game.channel, white=ann, black=Seat.human(cat.id),
+                    start_fen=game.start_fen, promotion=game.promotion, perpetual=game.perpetual,
+                    move_seconds=game.move_seconds)
+    _, [theirs] = await storage.store_round(event.id, event.version, NewRound(
+        number=1, boards=(NewBoard(1, ann.player_id, cat.id, game=other),)))
+    ws = await signed_in(site, game_id, "ann")
+    await ws.send_json({"type": "move", "move": "e3e4"})
+    await next_of(ws, "state", turn="b")
+    assert [m.uci for m in (await storage.get_game(game_id)).moves] == ["e3e4"]
+    assert (await storage.get_game(theirs.id)).moves == ()
+    await ws.close()

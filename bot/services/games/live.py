@@ -57,7 +57,8 @@ def after_move(game: Game, mover: Color, now: datetime) -> GameChanges:
     assert game.time_control is not None and game.clocks is not None
     clocks = _stopped(game, now)
     if has_moved(game, mover):  # a first move is free: its clock was not running
-        gained = game.time_control.increment * 1000
+        # An arena player who went berserk plays on half the clock and no increment (2.5).
+        gained = 0 if game.berserk and mover in game.berserk else game.time_control.increment * 1000
         clocks = _set(clocks, mover, _left(clocks, mover) + gained)
     waiting: Color = "b" if mover == "w" else "w"
     return GameChanges(clocks=clocks, deadline=_deadline(game, clocks, waiting, has_moved(game, waiting), now),

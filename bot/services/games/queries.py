@@ -49,7 +49,7 @@ async def move_choices(table: Table, platform: Platform, channel: str, user: Use
                        fen: str | None = None) -> list[MoveChoice]:
     """The legal moves ``user`` may play now in the channel's game (empty when none, or when
     the game is no longer at ``fen``: someone moved meanwhile)."""
-    game = await table.storage.active_game(platform, channel)
+    game = await table.storage.active_game(platform, channel, user_id=user.id)
     if game is None or game.status != "active":
         return []
     board = table.board(game)

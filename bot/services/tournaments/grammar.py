@@ -63,6 +63,7 @@ _CLOCK_TIME = re.compile(r"(\d{1,2})[:.](\d{2})(?:に|น\.?|h)?", re.IGNORECASE
 _DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
 _AFTER = re.compile(r"(.+?)(?:後|ទៀត)")
 _ROLE = re.compile(r"role:(\d{1,25})")
+_TIME_PARTICLES: Final = frozenset({"น.", "น", "に", "から"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +179,10 @@ def _parse(catalog: Catalog, words: list[str], *, now: datetime, zone: str, rota
         elif word == "double":
             _once(fields, "cycles", 2, token)
         elif word == "window":
-            found = _time_at(words, i + 1)
+            try:
+                found = _time_at(words, i + 1)
+            except Refusal:  # beyond any time per move: say what a window may be
+                found = None
             if found is None:
                 raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
             _once(fields, "window_seconds", found[0], token)
@@ -211,8 +215,12 @@ def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> Ev
     if spec.system == "arena":
         if spec.time_control is None:
             raise Refusal("arena_needs_clock")
-        if spec.rounds is not None or spec.cycles != 1 or spec.window_seconds is not None:
+        if spec.rounds is not None:
             raise Refusal("bad_rounds", low=1, high=MAX_ROUNDS)
+        if spec.cycles != 1:
+            raise Refusal("bad_option", option="double")
+        if spec.window_seconds is not None:
+            raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
         minutes = times[0] // 60 if times else DEFAULT_ARENA_MINUTES
         if not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES:
             raise Refusal("bad_arena_length", low=MIN_ARENA_MINUTES, high=MAX_ARENA_MINUTES // 60)
@@ -223,8 +231,10 @@ def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> Ev
         if spec.cycles != 1:
             raise Refusal("bad_option", option="double")
         spec = replace(spec, rounds=spec.rounds or DEFAULT_ROUNDS)
-    if spec.time_control is not None:
-        if times or spec.window_seconds is not None:
+    if spec.time_control is not None:  # a live event: no time per move, no round window
+        if times:
+            raise Refusal("bad_option", option=f"{times[0] // 60}m")
+        if spec.window_seconds is not None:
             raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
         return spec
     move = times[0] if times else DEFAULT_MOVE_SECONDS
@@ -304,6 +314,8 @@ def _start_at(catalog: Catalog, words: list[str], i: int, *, now: datetime, zone
     if clock is None:
         raise Refusal("bad_start")
     local = _local_time(clock, code="bad_start")
+    if j + 1 < len(words) and words[j + 1] in _TIME_PARTICLES:  # 20.00 น.
+        j += 1
     where = ZoneInfo(zone)
     today = now.astimezone(where).date()
     starts = datetime.combine(day or today, local, where)

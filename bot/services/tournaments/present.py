@@ -43,6 +43,7 @@ class EventView:
 
     ``rounds`` is the number of rounds when known (a Swiss's, a round robin's once started);
     ``round`` the last round paired (0 before the first); ``zone`` the chat's time zone.
+    ``entrants`` are the names of the players in the event (withdrawn ones left out).
     """
 
     id: int
@@ -53,6 +54,7 @@ class EventView:
     rounds: int | None = None
     entrants: tuple[str, ...] = ()
     zone: str = DEFAULT_ZONE
+    ends: datetime | None = None  # a running arena's end
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,9 @@ def event_summary(t: Text, event: EventView) -> str:
     if event.state == "announced":
         lines.append(t("tournament.starts", when=when_text(t, spec.starts, event.zone)) if spec.starts
                      else t("tournament.starts_on_command"))
+    elif event.state == "running" and spec.system == "arena":
+        lines.append(t("tournament.state.running_arena_until", when=when_text(t, event.ends, event.zone))
+                     if event.ends else t("tournament.state.running_arena"))
     else:
         lines.append(t(f"tournament.state.{event.state}", round=event.round))
     lines.append(t("tournament.entrants", count=len(event.entrants), names=", ".join(event.entrants))
@@ -275,7 +280,7 @@ def _rows(t: Text, rows: Sequence[Row], system: System, *, asking: int | None) -
 
 def _row(t: Text, row: Row, system: System) -> str:
     points = points_label(t, row.points)
-    names = TIEBREAKS[system][:TEXT_TIEBREAKS]
+    names = [name for name in TIEBREAKS[system] if name in row.tiebreaks][:TEXT_TIEBREAKS]
     if not names:
         return t("tournament.standings.row_plain", rank=row.rank, name=row.name, points=points)
     tiebreaks = ", ".join(t("tournament.standings.tiebreak", name=t(f"tournament.tiebreak.{name}"),

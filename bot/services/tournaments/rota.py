@@ -20,7 +20,7 @@ from storage.records import NewTournament, Rota, TimeControl
 from ...messages import Platform, Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import events, grammar, present, reminders
+from . import events, grammar, notices, present, reminders
 from .organizers import may_organize_rota
 
 if TYPE_CHECKING:
@@ -87,9 +87,17 @@ async def tick(service: TournamentService, platform: Platform | None) -> None:
         if starts - now > AHEAD:
             continue
         try:
-            await service.storage.rota_event(rota.id, day, _event_of(rota, starts, now))
+            event = await service.storage.rota_event(rota.id, day, _event_of(rota, starts, now))
         except TournamentBusy:
             log.info("rota %d: the chat has an open event; tried again next tick", rota.id)
+            continue
+        if event is not None:  # made now (not by another process): the chat hears of it
+            language = await service.language_of(event.platform, event.channel)
+            text = present.announcement(present.texts(service.table.catalog, language),
+                                        await notices.view(service, event))
+            reply = Reply(kind="tournament", text=text, language=language,
+                          data={"role": event.role} if event.role else None)
+            await service.storage.add_notices([notices.notice(event, "tournament_announced", reply, "a")])
 
 
 def _event_of(rota: Rota, starts: datetime, now: datetime) -> NewTournament:

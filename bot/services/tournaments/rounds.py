@@ -44,6 +44,7 @@ from ..games import live
 from ..games.context import Context
 from ..games.table import Notify, side_to_move
 from ..games.timing import turn_times
+from ..outbox import event_keys
 from . import events, history, notices, present, reminders
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 MIN_ENTRANTS = {"swiss": 2, "roundrobin": berger.MIN_PLAYERS, "arena": 2}
 FORFEITS_TO_WITHDRAW = 2
-ROUND_REMINDER = timedelta(days=1)  # ``r<N>:day``: a day before a correspondence round's window closes
+LIVE_SWEEP = timedelta(minutes=5)  # a live round's event is looked at this often, its games' pokes aside
 
 
 async def step(service: TournamentService, state: TournamentState) -> bool:
@@ -71,11 +72,22 @@ async def step(service: TournamentService, state: TournamentState) -> bool:
             if window is not None and window.window_ends is not None and window.window_ends <= now:
                 await close_window(service, state, [b.game_id for b in still if b.game_id is not None])
                 return True
+            if window is None or window.window_ends is None:
+                return await _look_again_later(service, event, now)
             return await reminders.before_window(service, state, now)
     if event.last_round >= rounds_total(event, state):
         await finish(service, state)
         return True
     return await pair_next(service, state)
+
+
+async def _look_again_later(service: TournamentService, event: Tournament, now: datetime) -> bool:
+    """A live round is advanced by its games' ends (their pokes); should a poke be lost with its
+    process, the scheduler looks at the event again every ``LIVE_SWEEP``."""
+    if event.next_at is not None and event.next_at > now:
+        return False
+    await service.storage.change_tournament(event.id, event.version, {"next_at": now + LIVE_SWEEP})
+    return False
 
 
 def rounds_total(event: Tournament, state: TournamentState) -> int:
@@ -152,15 +164,30 @@ async def close_window(service: TournamentService, state: TournamentState, game_
             result: Result = "1/2-1/2"
             if event.window_end == "loss":
                 result = "0-1" if side_to_move(board) == "w" else "1-0"
-            ctx = await _system_context(service, game)
+            ctx = await _system_context(service, game, _window_event(event, game_id))
+            # On LINE a result rides on the next reply (no push); the next round's standings
+            # supersede it if none came (docs/tournaments.md 3.2).
             await table.finish(ctx, game, board, result, "round_window", rated=False,
-                               notify=Notify("tournament_result", push=False))
+                               notify=Notify("tournament_result", push=event.platform != "line"))
 
 
-async def _system_context(service: TournamentService, game: Game) -> Context:
+def _window_event(event: Tournament, game_id: int) -> str:
+    """The event id a window's end of a game stores its notice under (a derived key)."""
+    return f"{event.salt}w{game_id}"
+
+
+def _superseded(state: TournamentState) -> list[str]:
+    """The keys of the last round's window results: the standings say them now."""
+    event = state.tournament
+    return [event_keys(event.platform, _window_event(event, b.game_id))[0]
+            for b in history.round_boards(state, event.last_round)
+            if b.game_id is not None and b.reason == "round_window"]
+
+
+async def _system_context(service: TournamentService, game: Game, event_id: str | None = None) -> Context:
     settings = await service.storage.get_channel_settings(game.platform, game.channel)
     language = settings.language or service.table.default_language(game.platform)
-    ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language, settings)
+    ctx = Context(Incoming(game.platform, game.channel, User("", ""), "", event=event_id), language, settings)
     ctx.game, ctx.board = game, service.table.board(game)
     return ctx
 
@@ -211,7 +238,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         window_ends = now + timedelta(seconds=event.window_seconds)
     byes = (Bye(number, bye, "pairing"),) if bye is not None else ()
     new_round = NewRound(number=number, boards=tuple(boards), byes=byes, withdrawn=leaving, window_ends=window_ends,
-                         next_at=reminders.next_at_in_round(window_ends, now))
+                         next_at=reminders.next_at_in_round(window_ends, now) if window_ends else now + LIVE_SWEEP)
     language = settings.language or table.default_language(event.platform)
     t = present.texts(table.catalog, language)
     players = await table.storage.get_players(list(names))
@@ -238,13 +265,16 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
         rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
         for n, (w, b, game) in enumerate(shown, start=1):
-            if game is not None:
+            # A game's own notice opens its thread on Discord; a LINE group gets the round's
+            # pairings only (its push quota is counted per member), docs/tournaments.md 3.2.
+            if game is not None and event.platform != "line":
                 players_here = tuple(users[p] for p in (w, b) if p in users)
                 rows.append(notices.notice(event, "tournament_game", notices.game_reply(
                     t, language, event, number, n, _view(game, names, users), players_here), f"g{game.id}"))
         return rows
 
-    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told)
+    _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told,
+                                              superseded=_superseded(state))
     for stored in made:
         table.stored(stored)
     return True

@@ -60,8 +60,9 @@ class TournamentService:
         self._poked.add(tournament_id)
 
     async def settle(self) -> None:
-        while self._poked:
-            await self.advance(self._poked.pop())
+        poked, self._poked = self._poked, set()  # what these advances poke again waits for the next call
+        for tournament_id in sorted(poked):
+            await self.advance(tournament_id)
 
     async def tick(self, platform: Platform | None = None) -> None:
         """The events whose ``next_at`` passed (a start, a window, a reminder) and those poked."""
@@ -80,7 +81,7 @@ class TournamentService:
         try:
             state = await self.storage.tournament_state(tournament_id)
         except NotFound:
-            raise Refusal("no_tournament") from None
+            raise Refusal("no_such_tournament", id=tournament_id) from None
         names = await self.names(state)
         event = state.tournament
         control = (f"{event.clock_initial}+{event.clock_increment}" if event.clock_initial is not None
@@ -110,11 +111,16 @@ class TournamentService:
             lock = self._locks[tournament_id] = asyncio.Lock()
         async with lock, self.table.claims.hold("tournament", [str(tournament_id)]) as mine:
             if not mine:
-                return  # another process is at it; its steps are the same
-            for _ in range(MAX_STEPS):
+                # Another process is at it, and may have read the event before what poked it here:
+                # the next tick looks again.
+                self._poked.add(tournament_id)
+                return
+            for steps in range(MAX_STEPS):
                 try:
                     state = await self.storage.tournament_state(tournament_id)
                     if not await self.step(state):
+                        if steps:
+                            self.table.bell.ring()  # what the steps owe the chat is due: the scheduler wakes
                         return
                 except (VersionConflict, RoundAlreadyPaired):
                     continue  # someone changed the event meanwhile: read it again
