@@ -295,14 +295,12 @@ async def test_a_crash_after_the_round_is_stored_delivers_its_notices_once(bot: 
 
 
 
-async def test_a_rotas_event_reminds_once_each_mark_across_restarts(bot: Bot) -> None:
-    """The rota's event made 5 hours ahead (the bot was down when it was due a day ahead): the
-    day's reminder at once, then the hour's and the 5 minutes'; none again after a restart."""
+async def test_a_rotas_event_is_announced_and_reminded_once_across_restarts(bot: Bot) -> None:
+    """The rota's event made 5 hours ahead (its day's mark passed: the announcement says it),
+    then the hour's and the 5 minutes' reminders; a restart after each sends none again."""
     event = await bot.start()  # 2026-01-01 is a Thursday; 12:00 in Bangkok is 05:00 UTC
     await event.ok("alice", "tournament weekly thursday 12:00 swiss 3 rounds 1d")
     await bot.notices()  # the rota's event is made
-    bot.clock.advance(seconds=20)
-    await bot.notices()  # the scheduler's next tick: the day's mark, passed, is owed now
     made = await event.storage.open_tournament("console", event.chat.channel)
     assert made is not None and made.rota_id is not None
     for mark in (datetime(2026, 1, 1, 4, tzinfo=UTC), datetime(2026, 1, 1, 4, 55, tzinfo=UTC)):  # hour, 5m
@@ -314,7 +312,21 @@ async def test_a_rotas_event_reminds_once_each_mark_across_restarts(bot: Bot) ->
         await bot.notices()
     bot.clock.advance(minutes=6)
     await bot.notices()
-    reminders = [n.key for n in bot.delivered if n.reply.kind == "tournament_reminder"]
-    assert reminders == [f"{made.salt}m{mark}" for mark in ("day", "hour", "5m")]
+    told = [n.key for n in bot.delivered if n.key and n.key.startswith(made.salt)]
+    assert told == [f"{made.salt}{mark}" for mark in ("a", "mhour", "m5m", "x")]
     assert (await event.storage.tournament(made.id)).status == "cancelled"  # nobody joined
     assert await event.storage.open_tournament("console", event.chat.channel) is None  # one event, once
+
+
+@pytest.mark.parametrize("when", ["inside", "after"])
+async def test_a_crash_as_a_rotas_event_is_made_announces_it_once(bot: Bot, when: str) -> None:
+    event = await bot.start()
+    await event.ok("alice", "tournament weekly thursday 12:00 swiss 3 rounds 1d")
+    assert bot.storage is not None
+    bot.storage.arm("rota_event", when)
+    await bot.crashes(bot.notices())
+    event = await bot.restart()
+    await bot.notices()
+    made = await event.storage.open_tournament("console", event.chat.channel)
+    assert made is not None and made.rota_id is not None
+    assert [n.key for n in bot.delivered if n.key and n.key.startswith(made.salt)] == [f"{made.salt}a"]

@@ -127,7 +127,7 @@ async def one_event(storage: Storage, tournament_id: int, sent: set[str]) -> Non
 
 
 async def one_rota_event(storage: Storage, sent: set[str]) -> None:
-    """The rota made its date's event once (no entrants: cancelled at its start, said once)."""
+    """The rota made its date's event once, announced once (no entrants: cancelled at its start)."""
     event = await storage.tournament(EVENTS + 1)
     assert event.rota_id is not None and event.channel == "r0" and event.status == "cancelled"
     try:
@@ -135,6 +135,6 @@ async def one_rota_event(storage: Storage, sent: set[str]) -> None:
     except NotFound:
         extra = None
     assert extra is None, extra
-    # Made with its hour's mark passed: that reminder at once, then the 5 minutes'.
-    expected = {f"{event.salt}{mark}" for mark in ("mhour", "m5m", "x")}
+    # Announced when made (its hour's mark passed: skipped), then the 5 minutes' reminder.
+    expected = {f"{event.salt}{mark}" for mark in ("a", "m5m", "x")}
     assert {key for key in sent if key.startswith(event.salt)} == expected
