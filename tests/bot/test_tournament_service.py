@@ -307,12 +307,24 @@ def test_a_berserk_side_gains_no_increment() -> None:
 
 async def test_on_line_a_window_result_waits_for_a_reply_and_the_standings_supersede_it(storage, clock) -> None:
     event = Event(storage, clock, platform="line", channel="group:C1")
-    first = (await start_event(event, "swiss 2 rounds 1d window 1d", FOUR))[0]
-    event.clock.advance(hours=1)
+    await start_event(event, "swiss 2 rounds 1d window 1d", FOUR)
+    event.clock.advance(minutes=10)  # the round's grace on LINE
+    first = (await event.data("tournament_pairings"))[0]
+    event.clock.advance(minutes=50)
     for pair in first["pairs"]:
         await event.ok(pair["white"], "e3e4")
     event.clock.advance(hours=23, seconds=1)
     kinds = [n.reply.kind for n in await event.notices()]
+    assert "tournament_pairings" not in kinds  # round 2's grace
+    event.clock.advance(minutes=10)
+    kinds += [n.reply.kind for n in await event.notices()]
     assert "game_over" not in kinds and "tournament_pairings" in kinds  # no result pushed on its own
     assert {(await storage.get_game(pair["game"])).reason for pair in first["pairs"]} == {"round_window"}
     assert not [n for n in await storage.pending_notices("line", "group:C1") if n.kind == "tournament_result"]
+
+
+async def test_a_line_groups_correspondence_round_is_pushed_after_a_grace(storage, clock) -> None:
+    event = Event(storage, clock, platform="line", channel="group:C1")
+    assert not await start_event(event, "swiss 3 rounds 1d", FOUR)
+    event.clock.advance(minutes=10)
+    assert [p["round"] for p in await event.data("tournament_pairings")] == [1]

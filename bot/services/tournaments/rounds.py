@@ -52,17 +52,24 @@ if TYPE_CHECKING:
 
 MIN_ENTRANTS = {"swiss": 2, "roundrobin": berger.MIN_PLAYERS, "arena": 2}
 FORFEITS_TO_WITHDRAW = 2
+LINE_GRACE = timedelta(minutes=10)
 LIVE_SWEEP = timedelta(minutes=5)  # a live round's event is looked at this often, its games' pokes aside
 
 
-async def step(service: TournamentService, state: TournamentState) -> bool:
+async def opening(service: TournamentService, state: TournamentState) -> bool:
+    """An announced event (of any system): its reminders, then its start when it is time."""
     event = state.tournament
     now = service.table.clock.now()
-    if event.status == "announced":
-        if event.starts is not None and event.starts <= now:
-            await start(service, state)
-            return True
-        return await reminders.before_start(service, state, now)
+    if event.starts is not None and event.starts <= now:
+        await start(service, state)
+        return True
+    return await reminders.before_start(service, state, now)
+
+
+async def step(service: TournamentService, state: TournamentState) -> bool:
+    """A running Swiss or round robin: a window closed, the end, or the next round."""
+    event = state.tournament
+    now = service.table.clock.now()
     if event.status != "running":
         return False
     if event.last_round:
@@ -248,13 +255,17 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
     shown_event = await notices.view(service, event, state)
     left = [t("tournament.withdrawn.forfeits", name=names.get(p, "?"), id=event.id) for p in leaving]
 
+    # A LINE group's correspondence round is told after a grace in which a reply carries it free
+    # (pushes are counted per member); a live round at once: its first moves are 60 s away.
+    due = now + LINE_GRACE if event.platform == "line" and event.clock_initial is None else None
+
     def told(games: Sequence[Game]) -> list[NewNotice]:
         made = iter(games)  # in board order, for the boards that have a game
         shown = [(w, b, None if score is not None else next(made)) for (w, b), score in
                  zip(pairs, (board.score for board in boards), strict=True)]
         rows: list[NewNotice] = []
         if before is not None:
-            rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}"))
+            rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}", due=due))
         mentions = tuple(users[p] for w, b, _ in shown for p in (w, b) if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
                                           [(w, b, g.id if g else None) for w, b, g in shown], bye, names,
@@ -263,7 +274,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
             pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
-        rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
+        rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}", due=due))
         for n, (w, b, game) in enumerate(shown, start=1):
             # A game's own notice opens its thread on Discord; a LINE group gets the round's
             # pairings only (its push quota is counted per member), docs/tournaments.md 3.2.

@@ -131,8 +131,10 @@ class TournamentService:
 
     async def step(self, state: TournamentState) -> bool:
         """One step for the event as ``state`` has it; whether it did one (then read again)."""
+        if state.tournament.status == "announced":
+            return await rounds.opening(self, state)  # reminders and the start, for every system
         if state.tournament.pairing_system == "arena":
-            return False  # arena.py's steps (docs/tournaments.md 2.5) come here
+            return False  # arena.py's steps for a running arena (docs/tournaments.md 2.5) come here
         return await rounds.step(self, state)
 
     # --- shared by the modules --------------------------------------------------------------
