@@ -33,6 +33,7 @@ PLUGINS = {
     "discord": "bot.adapters.discord.main",
     "line": "bot.adapters.line.main",
     "puzzles": "bot.puzzles.main",
+    "puzzle-review": "bot.puzzle_review",
 }
 
 

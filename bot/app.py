@@ -99,8 +99,10 @@ async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, re
     """The puzzle service, after loading the shipped bank into the database (by id, so a
     corrected puzzle replaces its old version); Monday to Sunday get rising rating bands."""
     puzzles = await asyncio.to_thread(load_bank, bank)
-    await storage.upsert_puzzles(p.to_record() for p in puzzles)
-    bands = weekday_bands([p.rating for p in puzzles])
+    # The daily post is Makruk's (storage.pick_puzzle): its bands come from Makruk's puzzles.
+    records = [p.to_record() for p in puzzles]
+    bands = weekday_bands([r.rating for r in records if r.variant == "makruk" and r.rating is not None])
+    await storage.upsert_puzzles(records)
     return PuzzleService(storage, settings, clock=clock, render=render, bands=bands, claims=claims)
 
 

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Platform = Literal["discord", "line", "console"]
+# Where a pushed message is counted once per member of a group (LINE's quota): there an event's
+# games and results ride on replies, and a round pushes once at most (docs/line.md, Tournaments).
+PUSH_PER_MEMBER: frozenset[str] = frozenset({"line"})
 MAX_MESSAGE_LENGTH = 500  # longer chat text is refused before any parsing...
 # ...except a pasted game (``review`` or ``analyse`` and a PGN or move list), up to LINE's own
 # limit for a message (Discord's is lower: 2,000, or 4,000 with Nitro).
@@ -59,6 +62,9 @@ class Incoming:
     game: int | None = None
     # The sender may run the chat's events (Discord: Manage Server); set by the door.
     manager: bool = False
+    # Only the writer sees the answers: a LINE 1:1 chat, a Discord DM or slash command (answered
+    # ephemerally when the reply is private), the console. Puzzles served so are rated.
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,7 @@ class GameView:
     variant: str = "makruk"
     # A live game's clocks when the reply was made, in milliseconds, and whose runs (None: correspondence).
     clocks: tuple[int, int, str | None] | None = None
+    tournament: int | None = None  # the event the game belongs to (not in the console's fields)
 
     def as_dict(self) -> dict[str, Any]:
         return {

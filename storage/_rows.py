@@ -224,12 +224,12 @@ _settings: Final = decoder(ChannelSettings)
 def puzzle_values(puzzle: Puzzle) -> tuple[Any, ...]:
     """A puzzle's PUZZLE_COLUMNS values: moves and themes are stored space-separated."""
     p = puzzle
-    return (p.id, p.fen, " ".join(p.solution), p.rating, " ".join(p.themes), p.source)
+    return (p.id, p.fen, " ".join(p.solution), p.rating, " ".join(p.themes), p.source, p.variant)
 
 
 def puzzle_from_row(row: Sequence[Any]) -> Puzzle:
-    id_, fen, solution, rating, themes, source = row
-    return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source)
+    id_, fen, solution, rating, themes, source, variant = row
+    return Puzzle(id_, fen, tuple(solution.split()), rating, tuple(themes.split()), source, variant)
 
 
 subscription_from_row: Final = decoder(Subscription)

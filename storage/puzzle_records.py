@@ -23,6 +23,7 @@ class Puzzle:
     rating: int | None = None
     themes: tuple[str, ...] = ()
     source: str | None = None
+    variant: str = "makruk"  # the member of the family (makruk.VARIANTS' Fairy-Stockfish names)
 
 
 @dataclass(frozen=True, slots=True)

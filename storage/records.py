@@ -36,6 +36,15 @@ from .tournament_records import Rota as Rota
 from .tournament_records import Tournament as Tournament
 from .tournament_records import TournamentRound as TournamentRound
 from .tournament_records import TournamentState as TournamentState
+from .training_records import Glicko2Rating as Glicko2Rating
+from .training_records import ModeScore as ModeScore
+from .training_records import PlayerPuzzleRating as PlayerPuzzleRating
+from .training_records import PlayResult as PlayResult
+from .training_records import PuzzlePlay as PuzzlePlay
+from .training_records import PuzzleRun as PuzzleRun
+from .training_records import RaceScore as RaceScore
+from .training_records import RatedPuzzle as RatedPuzzle
+from .training_records import RunMode as RunMode
 
 Platform = Literal["discord", "line", "console"]
 Color = Literal["w", "b"]

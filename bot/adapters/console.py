@@ -109,7 +109,7 @@ class ConsoleChat:
         # Each line is an event of its own: what it changes is stored with its answer, which the
         # outbox shows after a restart if this process died before printing it.
         return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions,
-                        event=uuid.uuid4().hex)
+                        event=uuid.uuid4().hex, private=True)
 
     async def show(self, reply: Reply, *, board: bool = False) -> None:
         image_path = self._save_image(reply)

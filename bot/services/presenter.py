@@ -122,7 +122,7 @@ class Presenter:
                                                        clocks, names)
         lines.append(clock or "")
         view = GameView(game.id, board.fen(), to_move, board.ply, game.result, game.reason, names["w"], names["b"],
-                        status=game.status, variant=game.variant,
+                        status=game.status, variant=game.variant, tournament=game.tournament_id,
                         clocks=None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running))
         board_view = BoardView(
             fen=board.fen(),

@@ -4,6 +4,8 @@ Scoring (lichess's arena rules): a win 2, a draw 1, a loss 0. Two wins in a row 
 fire: from the next game on, a win scores 4 and a draw 2, until a game is not won (the draw that
 ends the streak is still doubled). A draw of fewer than 10 moves scores 0 and ends the streak.
 Berserk (half the clock, no increment) adds 1 to a win of at least 7 moves, on top of the doubling.
+A forfeit win (the opponent never came to the board) scores as a win of 0 moves and leaves the
+streak as it was: it neither starts nor ends one; a forfeit loss is a loss.
 
 Our reading of "moves" is lichess's: its server counts plies (half-moves), a draw of fewer than
 20 plies is a quick draw and a berserk win needs at least 14, so a move is one move by each side.
@@ -36,6 +38,7 @@ class ArenaGame:
     outcome: Outcome
     moves: int
     berserk: bool = False
+    forfeit: bool = False  # decided without a game: the opponent (or the player) never moved
 
     @classmethod
     def from_plies(cls, outcome: Outcome, plies: int, berserk: bool = False) -> ArenaGame:
@@ -63,6 +66,8 @@ def arena_scores(games: Sequence[ArenaGame]) -> ArenaSheet:
     (2, 2, 2, 2)
     >>> arena_scores([ArenaGame("win", 40, True), ArenaGame("win", 40), ArenaGame("win", 40, True)]).points
     (3, 2, 5)
+    >>> arena_scores([ArenaGame("win", 40), ArenaGame("win", 0, forfeit=True), ArenaGame("win", 40)]).points
+    (2, 2, 2)
     """
     points: list[int] = []
     wins_in_a_row = 0
@@ -70,9 +75,11 @@ def arena_scores(games: Sequence[ArenaGame]) -> ArenaSheet:
         on_fire = wins_in_a_row >= 2
         quick_draw = game.outcome == "draw" and game.moves < QUICK_DRAW_MOVES
         score = 0 if quick_draw else BASE[game.outcome] * (2 if on_fire else 1)
-        if game.outcome == "win" and game.berserk and game.moves >= BERSERK_MIN_MOVES:
+        if game.outcome == "win" and game.berserk and game.moves >= BERSERK_MIN_MOVES and not game.forfeit:
             score += 1
         points.append(score)
+        if game.forfeit and game.outcome == "win":
+            continue  # the streak stands: a game not played neither makes nor breaks it
         wins_in_a_row = wins_in_a_row + 1 if game.outcome == "win" else 0
     return ArenaSheet(tuple(points), sum(points), wins_in_a_row >= 2)
 

@@ -39,11 +39,11 @@ from .outbox import insert_notices
 
 def upsert_puzzles(puzzles: Sequence[Puzzle]) -> Plan[int]:
     yield many(
-        """INSERT INTO puzzles (id, fen, solution, rating, themes, source)
-           VALUES (?, ?, ?, ?, ?, ?)
+        """INSERT INTO puzzles (id, fen, solution, rating, themes, source, variant)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET fen = excluded.fen,
                solution = excluded.solution, rating = excluded.rating,
-               themes = excluded.themes, source = excluded.source""",
+               themes = excluded.themes, source = excluded.source, variant = excluded.variant""",
         [puzzle_values(p) for p in puzzles],
     )
     return len(puzzles)
@@ -56,16 +56,18 @@ def get_puzzle(puzzle_id: str) -> Plan[Puzzle]:
     return puzzle_from_row(found[0])
 
 
-def pick_puzzle(platform: str, channel: str, min_rating: int | None, max_rating: int | None) -> Plan[Puzzle | None]:
+def pick_puzzle(platform: str, channel: str, min_rating: int | None, max_rating: int | None,
+                variant: str = "makruk") -> Plan[Puzzle | None]:
     bounds = [(bound, value) for bound, value in (("rating >= ?", min_rating), ("rating <= ?", max_rating))
               if value is not None]
+    # The daily post stays Makruk's; a puzzle withheld after reports is served to nobody.
     found = yield rows(
         f"""SELECT {PUZZLE_COLUMNS} FROM puzzles AS p
-            WHERE {"".join(f"{bound} AND " for bound, _ in bounds)}NOT EXISTS (
+            WHERE {"".join(f"{bound} AND " for bound, _ in bounds)}p.variant = ? AND NOT p.withheld AND NOT EXISTS (
                   SELECT 1 FROM puzzle_posts AS pp
                   WHERE pp.platform = ? AND pp.channel = ? AND pp.puzzle_id = p.id)
             ORDER BY random() LIMIT 1""",
-        *(value for _, value in bounds), platform, channel,
+        *(value for _, value in bounds), variant, platform, channel,
     )
     return puzzle_from_row(found[0]) if found else None
 

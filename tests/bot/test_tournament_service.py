@@ -147,7 +147,8 @@ async def test_a_round_window_ends_the_games_still_running(event: Event, window_
     await event.ok(one["white"], "e3e4")  # White moved: Black is to move when the window closes
     await event.ok(two["black"], "resign")
     event.clock.advance(hours=23, seconds=1)
-    await event.notices()
+    told = await event.notices()
+    assert any(n.reply.kind == "game_over" and n.reply.game and n.reply.game.id == one["game"] for n in told)
     game = await event.storage.get_game(one["game"])
     assert game.status == "finished" and game.reason == "round_window" and game.result == result
     assert not game.rated

@@ -48,7 +48,7 @@ async def payload(service, settings, **options) -> list[dict]:
 
 async def test_every_name_description_and_choice_has_thai_and_japanese(service, settings):
     commands = await payload(service, settings)
-    assert [c["name"] for c in commands] == ["makruk", "makruk-server"]
+    assert [c["name"] for c in commands] == ["makruk", "makruk-server", "makruk-tournament"]
     played = {o["name"] for o in commands[0]["options"]}
     # lang and notation are server settings (see the next test); hint, review and the puzzles join the game's
     assert played == set(HELP_COMMANDS) - {"lang", "notation"} | {"hint", "review", "analyse", "puzzle", "giveup",
@@ -67,14 +67,16 @@ async def test_every_name_description_and_choice_has_thai_and_japanese(service, 
         for choice in entry.get("choices") or []:
             for locale in LOCALES:
                 assert 1 <= len(choice["name_localizations"].get(locale, "")) <= 100, (path, choice, locale)
-    assert seen == 3 + 30 + 27  # groups, commands, options
+    assert seen == 4 + 39 + 40  # groups, commands, options
 
 
 async def test_settings_need_manage_server_and_play_does_not(service, settings):
-    play, server = await payload(service, settings)
+    play, server, tournament = await payload(service, settings)
     assert play["default_member_permissions"] is None and play["dm_permission"]
     assert server["default_member_permissions"] == MANAGE_SERVER and not server["dm_permission"]
     assert [o["name"] for o in server["options"]] == ["lang", "notation", "notices", "puzzle"]
+    # anyone may run a tournament; the service tells organizers (their maker, or Manage Server) apart
+    assert tournament["default_member_permissions"] is None and not tournament["dm_permission"]
     lang = next(o for o in server["options"] if o["name"] == "lang")
     # Khmer too, though Discord has no Khmer locale of its own: a server chooses it here.
     assert [c["value"] for c in lang["options"][0]["choices"]] == ["th", "en", "ja", "km"]

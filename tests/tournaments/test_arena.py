@@ -54,6 +54,17 @@ def test_a_quick_draw_scores_nothing_and_puts_the_fire_out() -> None:
     assert not sheet.on_fire
 
 
+def test_a_forfeit_win_counts_as_a_win_of_no_moves_and_leaves_the_streak() -> None:
+    forfeit = ArenaGame("win", 0, berserk=True, forfeit=True)
+    assert arena_scores([forfeit]).points == (2,)  # no berserk bonus: no moves
+    assert arena_scores([ArenaGame("win", 30), forfeit, ArenaGame("win", 30)]).points == (2, 2, 2)
+    sheet = arena_scores([ArenaGame("win", 30), ArenaGame("win", 30), forfeit, ArenaGame("win", 30)])
+    assert sheet.points == (2, 2, 4, 4) and sheet.on_fire  # on fire before it, on fire after it
+    lost = arena_scores([ArenaGame("win", 30), ArenaGame("win", 30), ArenaGame("loss", 0, forfeit=True),
+                         ArenaGame("win", 30)])
+    assert lost.points == (2, 2, 0, 2)  # a forfeit loss is a loss
+
+
 def test_pairs_are_near_in_rank() -> None:
     ranks = {p: p for p in range(1, 9)}
     assert pair_waiting([8, 3, 1, 6, 2, 7], ranks, {}) == [(1, 2), (3, 6), (7, 8)]

@@ -23,6 +23,7 @@ from ...services.games import GameService
 from ...services.outbox import Outbox
 from .commands import DailyPuzzleCommands, PlayCommands, ServerCommands
 from .door import PLATFORM, Door
+from .tournament_commands import TournamentCommands
 from .translate import CatalogTranslator
 from .views import DYNAMIC_ITEMS
 
@@ -85,6 +86,7 @@ class MakrukBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator(self.catalog))
         await self.add_cog(PlayCommands(self))
         await self.add_cog(ServerCommands(self, self.server_groups))
+        await self.add_cog(TournamentCommands(self))
         # Components of messages sent before a restart are dispatched by these, not by stored views.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
 

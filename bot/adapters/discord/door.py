@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
+from dataclasses import replace
 from typing import Final
 
 import aiohttp
@@ -40,6 +41,7 @@ from .permissions import is_server_setting, may_manage
 from .render import Outgoing, Renderer
 from .sinks import MessageSink, Responder, Sink
 from .threads import GameThreads
+from .tournaments import ScheduledEvents, is_schedule, is_tournament, opens_thread
 from .views import LOOK_COMMANDS
 from .words import matching_moves, strip_mentions
 
@@ -62,6 +64,7 @@ class Door:
         self.settings = settings
         self.render = Renderer(catalog, web_board=bool(settings.public_base_url and settings.web_secret))
         self.threads = GameThreads(bot)
+        self.events = ScheduledEvents()
         # What the service owes Discord's chats, posted through ``send`` (the scheduler drains it).
         self.outbox = games.outbox(PLATFORM, self.send) if games is not None else None
 
@@ -167,14 +170,16 @@ class Door:
             return
         others = [u for u in message.mentions if u.id != me.id]
         text = strip_mentions(message.content, me.id, others)
-        if message.guild is not None and is_server_setting(text, self.catalog) and not may_manage(message):
+        manager = message.guild is not None and may_manage(message)
+        if message.guild is not None and is_server_setting(text, self.catalog) and not manager:
             language = self.settings.language
             await MessageSink(message).send(self.render.note(language, "discord.error.manage_guild"), private=True)
             return
         msg = Incoming(PLATFORM, self.key(message.channel, message.channel.id), self.user(message.author),
                        text or "help", community=str(message.guild.id if message.guild else message.channel.id),
                        mentions=tuple(self.user(u) for u in others), addressed=True, event=str(message.id),
-                       game=self.threads.game_of(message.channel, message.channel.id))
+                       manager=manager, game=self.threads.game_of(message.channel, message.channel.id),
+                       private=message.guild is None)  # a DM
         replies = await self._typing(message.channel, self.games.handle(msg))
         await self.deliver(MessageSink(message), replies)
 
@@ -211,8 +216,18 @@ class Door:
             raise DeliveryError(f"nothing can be posted in channel {channel_id} ({type(channel).__name__})",
                                 permanent=True)
         reply = notice.reply
-        game = reply.game or await self.games.channel_game(PLATFORM, notice.channel)
-        choices = await self._turn_choices(notice.channel) if _live_board(reply) else ()
+        if is_schedule(reply):
+            if isinstance(channel, discord.TextChannel):
+                await self.events.apply(channel, reply, self.games.clock.now())
+            return
+        choices: Sequence[MoveChoice] = ()
+        if is_tournament(reply):  # an event's notice without a game (pairings, standings) is the channel's
+            game = reply.game
+            if opens_thread(reply):
+                reply, choices = await self._tournament_game(reply)
+        else:
+            game = reply.game or await self.games.channel_game(PLATFORM, notice.channel)
+            choices = await self._turn_choices(notice.channel) if _live_board(reply) else ()
 
         def message() -> Outgoing:  # a fresh one for each try: a sent file is used up
             return self.render.reply(reply, choices=choices, nonce=notice.key)
@@ -220,10 +235,28 @@ class Door:
         posted = False
         if game is not None and isinstance(channel, discord.TextChannel):
             thread = await self.threads.find(channel, game.id)
+            if thread is None and opens_thread(reply):
+                names = {"game": game.id, "white": game.white, "black": game.black}
+                name = self.render.t(reply.language, "discord.thread.name", **names)
+                thread = await self.threads.open(channel, game.id, name, starter=None)
             posted = thread is not None and await self._post_in_thread(thread, game.id, message())
         if not posted:
             await channel.send(**message().kwargs())
         self._retire_ended([reply])
+
+    async def _tournament_game(self, reply: Reply) -> tuple[Reply, Sequence[MoveChoice]]:
+        """A tournament game's notice with both players mentioned, and the legal moves of the side
+        to move of that game (the chat's casual game is another one)."""
+        assert reply.game is not None
+        record = await self.games.game_record(reply.game.id)
+        if record is None:
+            return reply, ()
+        players = [User(user_id, record.names[colour]) for colour, user_id in record.user_ids.items() if user_id]
+        known = {user.id for user in reply.mentions}
+        mentions = (*reply.mentions, *(p for p in players if p.id not in known))
+        to_move = record.user_ids.get("w" if record.board.turn else "b")
+        live = _live_board(reply) and record.game.status == "active" and to_move is not None
+        return replace(reply, mentions=mentions), self.games.choices(record) if live else ()
 
     # --- showing replies --------------------------------------------------------------
 
@@ -279,7 +312,7 @@ class Door:
         last_board = max((i for i, r in enumerate(replies) if _live_board(r)), default=None)
         thread = None
         for i, reply in enumerate(replies):
-            choices = await self._turn_choices(self.key(sink.channel, sink.channel_id)) if i == last_board else ()
+            choices = await self._board_choices(sink, reply) if i == last_board else ()
             out = self.render.reply(reply, choices=choices)
             if private or reply.private:
                 await sink.send(out, private=True)
@@ -330,6 +363,17 @@ class Door:
             return False
         return True
 
+    async def _board_choices(self, sink: Sink, reply: Reply) -> Sequence[MoveChoice]:
+        """The piece select's moves: the channel's game's, unless the board is of another game
+        played in its own thread (a tournament's: the chat's casual game is a different one)."""
+        key = self.key(sink.channel, sink.channel_id)
+        game = reply.game
+        if game is not None and self.threads.game_of(sink.channel, sink.channel_id) == game.id:
+            casual = await self.games.channel_game(PLATFORM, key)
+            if casual is None or casual.id != game.id:
+                return (await self._tournament_game(reply))[1]
+        return await self._turn_choices(key)
+
     async def _turn_choices(self, key: str) -> list[MoveChoice]:
         """The legal moves of the side to move in the channel's game, for the piece select."""
         return await self.games.turn_choices(PLATFORM, key)
@@ -377,7 +421,9 @@ class Door:
             locale=str(interaction.locale),
             addressed=True,
             event=str(interaction.id),
+            manager=interaction.guild_id is not None and interaction.permissions.manage_guild,
             game=self.threads.game_of(interaction.channel, interaction.channel_id),
+            private=True,  # a private reply is ephemeral
         )
 
     def key(self, channel: object, channel_id: int | None) -> str:

@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 BOARD_FILE = "board.png"
 REPLAY_FILE = "replay.gif"
+STANDINGS_FILE = "standings.png"
 PGN_FILE = "makruk.pgn"
 EMBED_LIMIT = 4096
+CONTENT_LIMIT = 2000  # a message's text, where the mentions go
 PGN_INLINE_LIMIT = 3800
 COLOURS = {
     "error": discord.Colour(0xC0392B),
@@ -57,6 +59,12 @@ class Outgoing:
         return {"allowed_mentions": self.allowed_mentions, **{k: v for k, v in values.items() if v is not None}}
 
 
+def role_of(reply: Reply) -> str | None:
+    """The role a reply mentions (``data["role"]``, a role id), if it names a valid one."""
+    role = (reply.data or {}).get("role")
+    return str(role) if role is not None and str(role).isdigit() else None
+
+
 class Renderer:
     def __init__(self, catalog: Catalog, *, web_board: bool = False) -> None:
         self.catalog = catalog
@@ -74,15 +82,25 @@ class Renderer:
             embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
                                  else self.t(reply.language, "discord.export.attached"))
         if reply.image is not None:
-            name = REPLAY_FILE if reply.image.startswith(b"GIF8") else BOARD_FILE  # export ID gif
+            name = (REPLAY_FILE if reply.image.startswith(b"GIF8")  # export ID gif
+                    else STANDINGS_FILE if reply.kind == "tournament_standings" else BOARD_FILE)
             out.file = discord.File(io.BytesIO(reply.image), filename=name)
             embed.set_image(url=f"attachment://{name}")
         if reply.game is not None:
             embed.set_footer(text=self.footer(reply.language, reply.game))
-        if reply.mentions:
-            out.content = " ".join(f"<@{user.id}>" for user in reply.mentions if user.id.isdigit()) or None
-            users = [discord.Object(int(u.id)) for u in reply.mentions if u.id.isdigit()]
-            out.allowed_mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+        role = role_of(reply)
+        if reply.mentions or role is not None:
+            pings = [f"<@&{role}>"] if role is not None else []
+            mentioned = [u for u in reply.mentions if u.id.isdigit()]
+            pings += [f"<@{user.id}>" for user in mentioned]
+            while len(" ".join(pings)) > CONTENT_LIMIT:  # a big event's pairings: who fits is pinged
+                pings.pop()
+                mentioned.pop()
+            out.content = " ".join(pings) or None
+            users = [discord.Object(int(u.id)) for u in mentioned]
+            # exactly the role the notice names (a tournament's reminders and pairings), no other
+            roles: list[discord.abc.Snowflake] | bool = [discord.Object(int(role))] if role is not None else False
+            out.allowed_mentions = discord.AllowedMentions(everyone=False, roles=roles, users=users)
         out.view = views.sendable(*self.controls(reply, choices))
         return out
 

@@ -2,6 +2,8 @@
 
 >>> strip_mentions("<@1> new <@!2> black", 1, [])
 'new <@!2> black'
+>>> strip_mentions("<@1> tournament new arena 90m 3+2 <@&42>", 1, [])
+'tournament new arena 90m 3+2 role:42'
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ def handle(user: discord.abc.User) -> str:
 
 
 def strip_mentions(content: str, me: int, others: Sequence[discord.abc.User]) -> str:
-    """The text of a message without the bot's mention; other users' mentions become ``@name``."""
+    """The text of a message without the bot's mention; other users' mentions become ``@name``,
+    a role's ``role:ID`` (a tournament's role to remind)."""
     text = re.sub(rf"<@!?{me}>", " ", content)
+    text = re.sub(r"<@&(\d+)>", r"role:\1", text)
     for user in others:
         text = re.sub(rf"<@!?{user.id}>", f"@{handle(user)}", text)
     return " ".join(text.split())

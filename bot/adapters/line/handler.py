@@ -54,6 +54,7 @@ REQUEST_TIMEOUT = 15.0  # seconds per reply
 # refused, it was used.
 FRESH_TOKEN_SECONDS = 50.0
 Replied = Literal["shown", "spent", "failed"]
+DRAWN_COMMANDS = frozenset({"board", "flip", "select"})  # they ask for the picture, in a tournament game too
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,10 @@ class LineHandler:
         addressed = place.one_to_one or to_bot or text.lstrip().startswith(("/", "!"))
         incoming = Incoming("line", place.channel, user, text, community=place.community, mentions=mentions,
                             addressed=addressed, pictures=False, event=event.webhook_event_id, retried=retried,
-                            redeliverable=True)
+                            redeliverable=True, private=place.one_to_one)
         acting()  # from here on the event counts as handled, also if cut short
         return await self._answer(event.reply_token, place, await self.games.handle(incoming), answered=user,
-                                  again=self._again(event, retried))
+                                  again=self._again(event, retried), drawn=self._asks_board(text))
 
     async def _welcome(self, event: FollowEvent | JoinEvent, place: Place, retried: bool) -> list[str]:
         who = User(getattr(event.source, "user_id", None) or "", "")
@@ -198,6 +199,12 @@ class LineHandler:
             return known.display_name
         return self.catalog.text(self.language, "line.someone", tag=user_id[-4:])
 
+    def _asks_board(self, text: str) -> bool:
+        """Whether the message asks to see the board (``board``, ``flip``, a tap on a piece):
+        then a tournament game's board is drawn in a group too, where moves are one line."""
+        words = text.split(maxsplit=1)
+        return bool(words) and self.catalog.command_for(words[0].lstrip("/!")) in DRAWN_COMMANDS
+
     def _again(self, event: Event, retried: bool) -> bool:
         """Whether the event is handled again while its reply token is surely still fresh."""
         stamp = getattr(event, "timestamp", None)
@@ -208,7 +215,7 @@ class LineHandler:
     # --- answering --------------------------------------------------------------------
 
     async def _answer(self, reply_token: str | None, place: Place, replies: Sequence[Reply], *,
-                      answered: User | None, carry: bool = True, again: bool = False) -> list[str]:
+                      answered: User | None, carry: bool = True, again: bool = False, drawn: bool = False) -> list[str]:
         """Shows ``replies`` with the event's reply token, and with them (``carry``) the chat's
         notices that wait in the outbox, as many as fit, oldest first: a reply is free, a push
         is not. What LINE does not take this way goes to the outbox, which pushes it.
@@ -220,7 +227,7 @@ class LineHandler:
             return []
         chat = Chat(place.channel, place.one_to_one)
         async with self.pusher.locks.hold(place.channel):  # the outbox pushes nothing here meanwhile
-            messages = await self.composer.messages(replies, chat, answered) if replies else []
+            messages = await self.composer.messages(replies, chat, answered, drawn=drawn) if replies else []
             riding = await self._riding(place, replies, MAX_MESSAGES - len(messages)) if carry else []
             sent = _joined(messages, [m for _, notice_messages in riding for m in notice_messages])
             if not sent:

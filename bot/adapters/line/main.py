@@ -39,6 +39,7 @@ from .push import REQUEST_TIMEOUT as PUSH_TIMEOUT
 from .push import Pusher
 from .quota import read_quota
 from .replies import Composer
+from .standings import StandingsPictures
 from .webhook import Webhook, create_app
 
 log = logging.getLogger(__name__)
@@ -152,8 +153,11 @@ class LineDoor:
         self.images = ImageStore(_image_dir(settings), access.public_base_url, access.channel_secret)
         catalog = self.app.games.catalog
         self.profiles = Profiles(self.api)
+        tournaments = self.app.tournaments
+        self.standings = StandingsPictures(access.public_base_url, access.channel_secret,
+                                           tournaments.standings_png if tournaments is not None else None)
         self.composer = Composer(self.app.games, self.images, catalog,
-                                 board_link=lambda game_id: liff_link(settings, game_id))
+                                 board_link=lambda game_id: liff_link(settings, game_id), standings=self.standings)
         self.calls = MessagingCalls(self.api)
         self.pusher = Pusher(self.calls, self.composer, timeout=self._push_timeout)
         self.outbox = self.app.outbox("line", self.pusher.send, pictures=False)  # LINE fetches pictures by URL
@@ -163,6 +167,7 @@ class LineDoor:
         self.inbox = Inbox(self.app.storage, self.handler.handle, holder=new_holder(), clock=self.app.games.clock)
         self.webhook = Webhook(access.channel_secret, self.inbox, self.handler.chat_of, metrics=self.app.metrics)
         self.web_app = create_app(self.webhook, self.images, self.app)
+        self.standings.add_routes(self.web_app)
         # The web board (/g/GAME) on the same server; a move made there is pushed to LINE now.
         WebBoard(self.app.games, settings, self.app.games.clock, base=access.public_base_url.rstrip("/"),
                  owed=lambda platform: self.push_soon() if platform == "line" else None).add_routes(self.web_app)

@@ -7,6 +7,7 @@ Messages are the Messaging API's JSON objects, written here (see ``api.py`` for 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from ..text import clip
 from .api import Message
 from .images import IMAGEMAP_BASE, ImageStore
 from .pictures import in_deployment
+from .standings import StandingsPictures
 
 MAX_MESSAGES = 5
 MAX_TEXT = 5000
@@ -40,19 +42,26 @@ class Chat:
 
 class Composer:
     def __init__(self, games: GameService, images: ImageStore, catalog: Catalog,
-                 board_link: Callable[[int], str | None] = lambda game_id: None) -> None:
+                 board_link: Callable[[int], str | None] = lambda game_id: None,
+                 standings: StandingsPictures | None = None) -> None:
         self.games = games
         self.images = images
         self.catalog = catalog
         # The game's web board opened inside LINE (the LIFF link), None without a LIFF app.
         self.board_link = board_link
+        self.standings = standings
 
-    async def messages(self, replies: Sequence[Reply], chat: Chat, answered: User | None) -> list[Message]:
+    async def messages(self, replies: Sequence[Reply], chat: Chat, answered: User | None, *,
+                       drawn: bool = False) -> list[Message]:
         """LINE messages for one answer (at most five). ``answered`` is the person who wrote, if any:
-        when it is their move, the board comes as a tap-to-move imagemap."""
+        when it is their move, the board comes as a tap-to-move imagemap. In a group, a tournament
+        game's moves and result are one line each, without the board, unless the person asked
+        for it (``drawn``: ``board``, ``flip``, a tap): the group is not flooded with pictures."""
+        if not chat.one_to_one and not drawn:
+            replies = [_one_line(reply) if _in_event(reply) else reply for reply in replies]
         spoken = [reply for reply in replies if reply.text.strip()]
         pictured = next((r for r in reversed(replies) if r.board is not None or r.image is not None), None)
-        board = await self._picture(pictured, chat, answered) if pictured is not None else None
+        board = await self._picture(pictured, chat, answered) if pictured is not None else self._standings(replies)
         room = MAX_MESSAGES - (board is not None)
         if len(spoken) <= room:
             messages = [self._text(reply, chat) for reply in spoken]
@@ -95,6 +104,17 @@ class Composer:
             return words[0]
         return command
 
+    def _standings(self, replies: Sequence[Reply]) -> Message | None:
+        """The standings picture a tournament notice names (``Reply.data["picture"]``), if any."""
+        named = next(((r.language, (r.data or {}).get("picture")) for r in reversed(replies)
+                      if isinstance((r.data or {}).get("picture"), dict)), None)
+        if named is None or self.standings is None:
+            return None
+        language, picture = named
+        assert isinstance(picture, dict)
+        original, preview = self.standings.urls(int(picture["tournament"]), int(picture["round"]), language)
+        return {"type": "image", "originalContentUrl": original, "previewImageUrl": preview}
+
     # --- texts ------------------------------------------------------------------------
 
     def _text(self, reply: Reply, chat: Chat) -> Message:
@@ -106,10 +126,10 @@ class Composer:
         for i, user in enumerate(mentions[:20]):
             key = f"m{i}"
             placeholder = "{" + key + "}"
-            if user.name and user.name in text:
-                text = text.replace(user.name, placeholder, 1)
-            else:
-                text = f"{placeholder} {text}"
+            # A round's notice names the players in the standings first: they are mentioned
+            # where the pairings name them, last.
+            at = (text.rfind if reply.kind == "tournament_pairings" else text.find)(user.name) if user.name else -1
+            text = text[:at] + placeholder + text[at + len(user.name):] if at >= 0 else f"{placeholder} {text}"
             substitution[key] = {"type": "mention", "mentionee": {"type": "user", "userId": user.id}}
         return {"type": "textV2", "text": text[:MAX_TEXT], "substitution": substitution}
 
@@ -183,6 +203,17 @@ def _square_text(square: int, coords: str) -> str:
     if coords == "thai":
         return to_arabic_digits(square_thai(square))
     return SQUARE_NAMES[square]
+
+
+def _in_event(reply: Reply) -> bool:
+    """A reply that shows a tournament game's position after a move (or its end)."""
+    return reply.game is not None and reply.game.tournament is not None and reply.kind in ("game", "game_over")
+
+
+def _one_line(reply: Reply) -> Reply:
+    """The move, the game's state and the clocks in one line, and no picture."""
+    line = " · ".join(part.strip() for part in reply.text.splitlines() if part.strip())
+    return dataclasses.replace(reply, text=line, board=None, image=None)
 
 
 def _merged(texts: list[str], room: int) -> list[Message]:

@@ -20,7 +20,7 @@ from ..errors import Refusal
 from . import live
 from .context import Context
 from .moves import engine_to_move, engine_turns
-from .table import Notify, side_to_move
+from .table import side_to_move
 
 if TYPE_CHECKING:
     from .table import Table
@@ -94,14 +94,16 @@ async def _flag(table: Table, game: Game) -> None:
             return
         board = table.board(game)
         if game.time_control is not None:  # a live game: lost, drawn, or aborted before a first move
-            await live.time_out(table, await _system_context(table, game), game, board, Notify("timeout"))
+            await live.time_out(table, await _system_context(table, game), game, board,
+                                table.clock_notify(game, "timeout"))
             return
         flagged = side_to_move(board)
         result: Result = "0-1" if flagged == "w" else "1-0"
         # A tournament's player who never moved did not come to the board: a forfeit, unrated.
         forfeit = game.tournament_id is not None and not has_moved(game, flagged)
         await table.finish(await _system_context(table, game), game, board, result,
-                           "forfeit" if forfeit else "timeout", notify=Notify("timeout"), rated=not forfeit)
+                           "forfeit" if forfeit else "timeout", notify=table.clock_notify(game, "timeout"),
+                           rated=not forfeit)
 
 
 async def _remind(table: Table, game: Game) -> None:
@@ -122,7 +124,7 @@ async def _remind(table: Table, game: Game) -> None:
         reply = table.present.info(ctx.language, "reminder", name=table.names(game, players)[to_move],
                                    deadline=table.present.when(ctx.language, game.deadline))
         notice, _ = table.notice(game, "reminder", replace(reply, mentions=mention),
-                                 push=ctx.settings.push_notices is not False)
+                                 push=ctx.settings.push_notices is not False and not table.quiet(game))
         await table.storage.update_game(game.id, game.version, GameChanges(reminded=True), notices=[notice])
 
 

@@ -4,7 +4,7 @@ Each side's clock starts with its own first move (as on lichess): before it, the
 ``FIRST_MOVE_SECONDS`` to move, or the game is aborted, unrated; in a tournament's game it has
 ``TOURNAMENT_FIRST_MOVE_SECONDS`` and then loses by forfeit, unrated (docs/tournaments.md 2.8).
 After each move the mover's clock loses the time it ran and gains the increment (a first move
-is free and gains nothing).
+is free and gains nothing; an arena player who went berserk gains none).
 The game's ``deadline`` is the moment the side to move runs out, so the scheduler's
 ``due_deadlines`` and its claims announce a flag exactly once, as they do a correspondence
 game's timeout. A live game gets no reminders: its deadline is minutes away at most.
@@ -52,13 +52,13 @@ def starting_clocks(control: TimeControl, now: datetime, *, tournament: bool = F
 
 def after_move(game: Game, mover: Color, now: datetime) -> GameChanges:
     """The clocks and deadline once ``mover`` has moved at ``now`` in ``game`` (as it was
-    before the move): the mover's time less what it ran, plus the increment; the next
-    side's deadline."""
+    before the move): the mover's time less what it ran, plus the increment (none for a side
+    that went berserk in an arena: docs/tournaments.md 2.5); the next side's deadline."""
     assert game.time_control is not None and game.clocks is not None
     clocks = _stopped(game, now)
-    if has_moved(game, mover):  # a first move is free: its clock was not running
-        # An arena player who went berserk plays on half the clock and no increment (2.5).
-        gained = 0 if game.berserk and mover in game.berserk else game.time_control.increment * 1000
+    # A first move is free (its clock was not running); a berserk side plays without increment.
+    if has_moved(game, mover) and mover not in (game.berserk or ""):
+        gained = game.time_control.increment * 1000
         clocks = _set(clocks, mover, _left(clocks, mover) + gained)
     waiting: Color = "b" if mover == "w" else "w"
     return GameChanges(clocks=clocks, deadline=_deadline(game, clocks, waiting, has_moved(game, waiting), now),

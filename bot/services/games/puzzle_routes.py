@@ -1,4 +1,4 @@
-"""Puzzle commands typed in a channel: ../puzzles.py decides; these only route to it."""
+"""Puzzle commands typed in a channel: ../puzzles/ decides; these only route to it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 commands = CommandGroup("puzzles")
-PUZZLE_COMMANDS = ("puzzle", "giveup", "subscribe", "unsubscribe", "puzzletop", "streak")
+PUZZLE_COMMANDS = ("puzzle", "giveup", "subscribe", "unsubscribe", "puzzletop", "streak", "puzzlerating")
 
 
 async def puzzle_command(table: Table, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:

@@ -35,7 +35,7 @@ from ...clock import Clock
 from ...config import Settings
 from ...engines import Engine, EnginePosition
 from ...i18n import Catalog, normalize_language
-from ...messages import Incoming, Platform, Reply, User
+from ...messages import PUSH_PER_MEMBER, Incoming, Platform, Reply, User
 from ..claims import Claims
 from ..errors import Refusal
 from ..outbox import new_notice
@@ -286,7 +286,7 @@ class Table:
         outbox in the same transaction: as ``notify`` says, or, in answer to a person's
         message, as its answer (kind ``answer``).
         """
-        notify = notify or self.answering(ctx)
+        notify = notify or self.answering(ctx, game)
         if changes.status in ("finished", "aborted") and changes.clocks is UNCHANGED:
             changes = dataclasses.replace(changes, **dict(live.stopped(game, self.clock.now()).items()))
         notices: list[NewNotice] = []
@@ -316,13 +316,28 @@ class Table:
         if game.tournament_id is not None and not game.is_open and self.desk is not None:
             self.desk.poke(game.tournament_id)
 
-    def answering(self, ctx: Context) -> Notify | None:
+    def answering(self, ctx: Context, game: Game | None = None) -> Notify | None:
         """How a change a person's message makes keeps its answer: in the outbox, held back
         while the door shows it, and then pushed, or with ``notices off`` carried by the chat's
-        next answer (None for the clock's own changes, which notify themselves)."""
+        next answer (None for the clock's own changes, which notify themselves). An event's
+        game where a push costs once per member (LINE) is never pushed: a move made on the
+        web board would push to the whole group (``tournament_move``, superseded by the round)."""
         if ctx.msg.event is None:
             return None
+        if self.quiet(game or ctx.game):
+            return Notify("tournament_move", self.answer_due(ctx), push=False)
         return Notify("answer", self.answer_due(ctx), push=ctx.settings.push_notices is not False)
+
+    @staticmethod
+    def quiet(game: Game | None) -> bool:
+        """Whether ``game``'s notices ride on replies only: an event's game on a platform that
+        counts a push once per member of the group (docs/line.md, Tournaments)."""
+        return game is not None and game.tournament_id is not None and game.platform in PUSH_PER_MEMBER
+
+    def clock_notify(self, game: Game, kind: str) -> Notify:
+        """How a change the clock makes (a loss on time, a forfeit) is told: pushed as ``kind``,
+        or for a quiet game one ``tournament_result`` line riding on the chat's next reply."""
+        return Notify("tournament_result", push=False) if self.quiet(game) else Notify(kind)
 
     def answer_due(self, ctx: Context) -> datetime | None:
         """When the outbox sends an answer kept for a message: after a grace while its door

@@ -8,6 +8,7 @@ the game service settles it once the chat's lock is released.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ from storage.tournament_records import ByeKind
 from ...messages import Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import events, grammar, history, notices, present, reminders, rota, rounds
+from . import arena, events, grammar, history, notices, picture, present, pushes, reminders, rota, rounds
 from .organizers import may_organize
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ async def answer(service: TournamentService, ctx: Context, name: str, args: tupl
         return await withdraw(service, ctx)
     if name in ("pairings", "standings"):
         return await show(service, ctx, name, args)
-    raise Refusal("berserk_not_now")  # the arena's (arena.py)
+    return await arena.berserk(service, ctx)
 
 
 async def _tournament(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
@@ -189,12 +190,17 @@ async def show(service: TournamentService, ctx: Context, name: str, args: tuple[
         number = int(args[0])
     if number == 0:
         raise Refusal("no_round", round=1, id=event.id)
+    if name == "standings" and event.pairing_system == "arena" and not args:
+        return await arena.standings_now(service, ctx, event)
     names = await service.names(state)
     t = present.texts(service.table.catalog, ctx.language)
     if name == "standings":
         me = await service.table.player(ctx)
         past = history.history_of(state, names, through=number)
-        return [notices.standings_reply(t, ctx.language, event, past, number, final=False, asking=me.id)]
+        reply = notices.standings_reply(t, ctx.language, event, past, number, final=False, asking=me.id)
+        if pushes.per_member(event) and picture.settled(state, number):  # LINE's picture, named by its URL
+            reply = dataclasses.replace(reply, data=pushes.with_picture(reply.data, event.id, number))
+        return [reply]
     boards = [(b.white, b.black, b.game_id) for b in history.round_boards(state, number)]
     bye = next((b.player_id for b in state.byes if b.round == number and b.kind == "pairing"), None)
     return [notices.pairings_reply(t, ctx.language, await notices.view(service, event, state), number, boards, bye,

@@ -16,7 +16,7 @@ from ...messages import GameView, Reply, User
 from ...tournaments.records import History
 from ...tournaments.tiebreaks import Row, standings
 from ..outbox import new_notice
-from . import present
+from . import present, pushes
 from .grammar import DEFAULT_ZONE, EventSpec
 
 if TYPE_CHECKING:
@@ -30,7 +30,9 @@ def key(event: Tournament, mark: str) -> str:
 
 def notice(event: Tournament, kind: str, reply: Reply, mark: str, *, due: datetime | None = None,
            push: bool = True) -> NewNotice:
-    row, _ = new_notice(event.platform, event.channel, kind, reply, due=due, push=push, key=key(event, mark))
+    """The notice's outbox row; pushed only if the chat's push budget allows (pushes.py)."""
+    row, _ = new_notice(event.platform, event.channel, kind, reply, due=due,
+                        push=push and pushes.may_push(event, mark), key=key(event, mark))
     return row
 
 

@@ -44,15 +44,13 @@ from ..games import live
 from ..games.context import Context
 from ..games.table import Notify, side_to_move
 from ..games.timing import turn_times
-from ..outbox import event_keys
-from . import events, history, notices, present, reminders
+from . import events, history, notices, present, pushes, reminders
 
 if TYPE_CHECKING:
     from .service import TournamentService
 
 MIN_ENTRANTS = {"swiss": 2, "roundrobin": berger.MIN_PLAYERS, "arena": 2}
 FORFEITS_TO_WITHDRAW = 2
-LINE_GRACE = timedelta(minutes=10)
 LIVE_SWEEP = timedelta(minutes=5)  # a live round's event is looked at this often, its games' pokes aside
 
 
@@ -67,9 +65,12 @@ async def opening(service: TournamentService, state: TournamentState) -> bool:
 
 
 async def step(service: TournamentService, state: TournamentState) -> bool:
-    """A running Swiss or round robin: a window closed, the end, or the next round."""
+    """A Swiss or round robin (and any announced event): its start, a window closed, the end,
+    or the next round."""
     event = state.tournament
     now = service.table.clock.now()
+    if event.status == "announced":
+        return await opening(service, state)
     if event.status != "running":
         return False
     if event.last_round:
@@ -171,30 +172,16 @@ async def close_window(service: TournamentService, state: TournamentState, game_
             result: Result = "1/2-1/2"
             if event.window_end == "loss":
                 result = "0-1" if side_to_move(board) == "w" else "1-0"
-            ctx = await _system_context(service, game, _window_event(event, game_id))
-            # On LINE a result rides on the next reply (no push); the next round's standings
-            # supersede it if none came (docs/tournaments.md 3.2).
+            ctx = await _system_context(service, game)
+            # Where a push counts per member (LINE) the result rides on a reply; elsewhere it is sent.
             await table.finish(ctx, game, board, result, "round_window", rated=False,
-                               notify=Notify("tournament_result", push=event.platform != "line"))
+                               notify=Notify("tournament_result", push=not pushes.per_member(event)))
 
 
-def _window_event(event: Tournament, game_id: int) -> str:
-    """The event id a window's end of a game stores its notice under (a derived key)."""
-    return f"{event.salt}w{game_id}"
-
-
-def _superseded(state: TournamentState) -> list[str]:
-    """The keys of the last round's window results: the standings say them now."""
-    event = state.tournament
-    return [event_keys(event.platform, _window_event(event, b.game_id))[0]
-            for b in history.round_boards(state, event.last_round)
-            if b.game_id is not None and b.reason == "round_window"]
-
-
-async def _system_context(service: TournamentService, game: Game, event_id: str | None = None) -> Context:
+async def _system_context(service: TournamentService, game: Game) -> Context:
     settings = await service.storage.get_channel_settings(game.platform, game.channel)
     language = settings.language or service.table.default_language(game.platform)
-    ctx = Context(Incoming(game.platform, game.channel, User("", ""), "", event=event_id), language, settings)
+    ctx = Context(Incoming(game.platform, game.channel, User("", ""), ""), language, settings)
     ctx.game, ctx.board = game, service.table.board(game)
     return ctx
 
@@ -210,8 +197,13 @@ async def finish(service: TournamentService, state: TournamentState, *, unpairab
     reply = notices.standings_reply(t, language, event, history.history_of(state, names), event.last_round, final=True)
     if unpairable:
         reply = dataclasses.replace(reply, text=t("tournament.unpairable", id=event.id) + "\n" + reply.text)
+    if pushes.per_member(event):
+        reply = dataclasses.replace(reply, data=pushes.with_picture(reply.data, event.id, event.last_round))
+    told = notices.notice(event, "tournament_standings", reply, "f", due=pushes.due(event, service.table.clock.now()))
     await service.storage.change_tournament(event.id, event.version, {"status": "finished", "next_at": None},
-                                            notices=[notices.notice(event, "tournament_standings", reply, "f")])
+                                            notices=[told])
+    # The last round's results the clock made say nothing the final standings do not.
+    await service.storage.mark_notices_sent(await pushes.superseded(service.storage, event))
 
 
 # --- pairing the next round --------------------------------------------------------------------
@@ -255,17 +247,13 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
     shown_event = await notices.view(service, event, state)
     left = [t("tournament.withdrawn.forfeits", name=names.get(p, "?"), id=event.id) for p in leaving]
 
-    # A LINE group's correspondence round is told after a grace in which a reply carries it free
-    # (pushes are counted per member); a live round at once: its first moves are 60 s away.
-    due = now + LINE_GRACE if event.platform == "line" and event.clock_initial is None else None
-
     def told(games: Sequence[Game]) -> list[NewNotice]:
         made = iter(games)  # in board order, for the boards that have a game
         shown = [(w, b, None if score is not None else next(made)) for (w, b), score in
                  zip(pairs, (board.score for board in boards), strict=True)]
         rows: list[NewNotice] = []
-        if before is not None:
-            rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}", due=due))
+        if before is not None and not pushes.per_member(event):
+            rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}"))
         mentions = tuple(users[p] for w, b, _ in shown for p in (w, b) if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
                                           [(w, b, g.id if g else None) for w, b, g in shown], bye, names,
@@ -274,7 +262,11 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
             pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
-        rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}", due=due))
+        if pushes.per_member(event):  # one notice a round, the only one pushed (pushes.py)
+            rows.append(notices.notice(event, "tournament_pairings", pushes.round_notice(event, before, pairings),
+                                       f"r{number}", due=pushes.due(event, now)))
+            return rows
+        rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
         for n, (w, b, game) in enumerate(shown, start=1):
             # A game's own notice opens its thread on Discord; a LINE group gets the round's
             # pairings only (its push quota is counted per member), docs/tournaments.md 3.2.
@@ -285,7 +277,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         return rows
 
     _, made = await table.storage.store_round(event.id, event.version, new_round, answer=told,
-                                              superseded=_superseded(state))
+                                              superseded=await pushes.superseded(table.storage, event))
     for stored in made:
         table.stored(stored)
     return True

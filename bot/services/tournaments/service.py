@@ -27,7 +27,7 @@ from ...tournaments.trf import EventInfo, export_trf
 from ..errors import Refusal
 from ..games.context import Context
 from ..games.table import Table
-from . import commands, history, rota, rounds
+from . import arena, commands, history, picture, rota, rounds
 from .organizers import is_group
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,10 @@ class TournamentService:
         text = export_trf(info, history.history_of(state, names))
         return [Reply(kind="tournament_trf", text=text, language=ctx.language)]
 
+    async def standings_png(self, tournament_id: int, round_number: int, language: str) -> bytes | None:
+        """The standings after a round as a PNG (picture.py); None unless they can no longer change."""
+        return await picture.standings_png(self, tournament_id, round_number, language)
+
     async def refuse_new(self, table: Table, ctx: Context) -> None:
         event = await self.storage.open_tournament(ctx.msg.platform, ctx.msg.channel)
         if event is None or event.status != "running":
@@ -131,10 +135,8 @@ class TournamentService:
 
     async def step(self, state: TournamentState) -> bool:
         """One step for the event as ``state`` has it; whether it did one (then read again)."""
-        if state.tournament.status == "announced":
-            return await rounds.opening(self, state)  # reminders and the start, for every system
         if state.tournament.pairing_system == "arena":
-            return False  # arena.py's steps for a running arena (docs/tournaments.md 2.5) come here
+            return await arena.step(self, state)
         return await rounds.step(self, state)
 
     # --- shared by the modules --------------------------------------------------------------
