@@ -89,7 +89,8 @@ class TournamentMethods(Driver):
         return await self._write(tournaments.record_reminders(tournament_id, list(marks), notices, self._time()))
 
     async def due_tournaments(self, now: datetime, *, platform: Platform | None = None) -> list[int]:
-        """Ids of the open events whose `next_at` is at or before `now`, earliest first."""
+        """Ids of the open events whose `next_at` is at or before `now`, earliest first, and of
+        the running ones without an open game (a round over whose end nobody acted on)."""
         return await self._read(tournaments.due_tournaments(utc(now), platform))
 
     # Weekly rotas
@@ -115,11 +116,14 @@ class TournamentMethods(Driver):
         return await self._read(tournaments.due_rotas(utc(now), platform))
 
     async def rota_event(self, rota_id: int, rota_date: date, new: NewTournament, *,
-                         notices: Sequence[NewNotice] = ()) -> Tournament | None:
+                         notices: Sequence[NewNotice] = (),
+                         answer: Answer[Tournament | None] | None = None) -> Tournament | None:
         """The rota's event of `rota_date` (its `rota_id` and `rota_date` set from these), made
-        once: None if it was made already. TournamentBusy if the chat has another open event."""
+        once: None if it was made already. TournamentBusy if the chat has another open event.
+        `notices`, and those `answer(event)` makes, are stored with it (none if it was made already)."""
         try:
-            return await self._write(tournaments.rota_event(rota_id, rota_date, new, list(notices), self._time()))
+            return await self._write(answered(tournaments.rota_event(rota_id, rota_date, new, list(notices),
+                                                                     self._time()), answer, self._time()))
         except Duplicate as error:
             raise await self._busy(new.platform, new.channel) from error
 

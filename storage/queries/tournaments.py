@@ -182,8 +182,15 @@ def record_reminders(tournament_id: int, marks_: Sequence[str], notices: Mapping
 
 def due_tournaments(now: datetime, platform: str | None) -> Plan[list[int]]:
     on = "" if platform is None else " AND platform = ?"
-    found = yield rows(f"SELECT id FROM tournaments WHERE {OPEN_EVENT} AND next_at <= ?{on} ORDER BY next_at, id",
-                       now, *(() if platform is None else (platform,)))
+    # A running event without an open game is owed its next round or its end: its last game's
+    # poke may have died with a process (docs/tournaments.md 2.6), and a live round has no next_at.
+    found = yield rows(
+        f"""SELECT id FROM tournaments WHERE {OPEN_EVENT}
+              AND (next_at <= ? OR (status = 'running' AND NOT EXISTS (
+                   SELECT 1 FROM games WHERE games.tournament_id = tournaments.id
+                     AND games.status IN ('challenge', 'active')))){on}
+            ORDER BY next_at, id""",
+        now, *(() if platform is None else (platform,)))
     return [row[0] for row in found]
 
 

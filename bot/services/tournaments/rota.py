@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from storage import TournamentBusy
-from storage.records import NewTournament, Rota, TimeControl
+from storage.records import NewNotice, NewTournament, Rota, TimeControl, Tournament
 
 from ...messages import Platform, Reply
 from ..errors import Refusal
@@ -86,18 +87,31 @@ async def tick(service: TournamentService, platform: Platform | None) -> None:
         day, starts = next_date(rota, now)
         if starts - now > AHEAD:
             continue
+        announce = await _announcement(service, rota)
         try:
-            event = await service.storage.rota_event(rota.id, day, _event_of(rota, starts, now))
+            await service.storage.rota_event(rota.id, day, _event_of(rota, starts, now), answer=announce)
         except TournamentBusy:
             log.info("rota %d: the chat has an open event; tried again next tick", rota.id)
-            continue
-        if event is not None:  # made now (not by another process): the chat hears of it
-            language = await service.language_of(event.platform, event.channel)
-            text = present.announcement(present.texts(service.table.catalog, language),
-                                        await notices.view(service, event))
-            reply = Reply(kind="tournament", text=text, language=language,
-                          data={"role": event.role} if event.role else None)
-            await service.storage.add_notices([notices.notice(event, "tournament_announced", reply, "a")])
+
+
+async def _announcement(service: TournamentService, rota: Rota) -> Callable[[Tournament | None], list[NewNotice]]:
+    """The chat hears of the rota's event in the transaction that makes it (none if another
+    process made it): a crash in between can neither lose the announcement nor make it twice."""
+    language = await service.language_of(rota.platform, rota.channel)
+    t = present.texts(service.table.catalog, language)
+    organizer = (await service.storage.get_players([rota.created_by])).get(rota.created_by)
+    sub = await service.storage.get_subscription(rota.platform, rota.channel)
+
+    def announce(event: Tournament | None) -> list[NewNotice]:
+        if event is None:
+            return []
+        view = present.EventView(event.id, notices.spec_of(event), organizer.display_name if organizer else "?",
+                                 rounds=event.rounds, zone=sub.timezone if sub else grammar.DEFAULT_ZONE)
+        reply = Reply(kind="tournament", text=present.announcement(t, view), language=language,
+                      data={"role": event.role} if event.role else None)
+        return [notices.notice(event, "tournament_announced", reply, "a")]
+
+    return announce
 
 
 def _event_of(rota: Rota, starts: datetime, now: datetime) -> NewTournament:
