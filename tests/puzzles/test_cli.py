@@ -13,7 +13,7 @@ from bot.puzzles.bank import BankPuzzle, append_records, load_bank
 from .support import MATE2
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = {"id", "fen", "moves", "kind", "mate_in", "rating", "themes"}
+KEYS = {"id", "variant", "fen", "moves", "kind", "mate_in", "rating", "themes"}
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -44,12 +44,12 @@ def test_verify_reports_and_prunes_a_bad_puzzle(tmp_path):
     good = BankPuzzle("good", MATE2.fen, MATE2.solution, "mate", 2, 1100, ("mate", "mateIn2"), run="r")
     bad = BankPuzzle("bad", MATE2.fen, ("c2c3", "h3g3", "a1g1"), "mate", 2, 1100, ("mate", "mateIn2"), run="r")
     append_records(bank, [{"run": "r", "engine": "test"}, good, bad])
-    done = run("verify", "--bank", str(bank))
+    done = run("verify", "--bank", str(bank), "--rules-only")
     assert done.returncode == 1
     assert "FAIL bad: ply 1: c2c3 does not force mate in 2" in done.stdout
     assert "1 of 2 puzzles proved" in done.stdout
-    done = run("verify", "--bank", str(bank), "--prune")
+    done = run("verify", "--bank", str(bank), "--rules-only", "--prune")
     assert done.returncode == 0 and [p.id for p in load_bank(bank)] == ["good"]
-    assert run("verify", "--bank", str(bank), "--quiet").returncode == 0
+    assert run("verify", "--bank", str(bank), "--rules-only", "--quiet").returncode == 0
     stats = run("stats", "--bank", str(bank))
     assert stats.returncode == 0 and "1 puzzles" in stats.stdout and "mate in 2" in stats.stdout

@@ -1,0 +1,108 @@
+"""Candidate positions for puzzles: Fairy-Stockfish's games against itself at mixed levels.
+
+After a few random plies a strong side (``play_nodes`` a move) plays a weak one (``weak_nodes``,
+now and then its second or third choice), so games end in mates and blunders. Every move is
+replayed by the project's rules (a move they refuse ends the game). The game's own MultiPV 3
+search is the cheap screen: a position is a candidate when the side to move sees a short mate
+that its second choice does not match, or a clear gain it is not already ahead by, the second
+choice clearly worse; and the winner's last turns before a mate. Sittuyin's positions count
+only once both armies are deployed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from makruk import Board, Move, starting_fen
+
+from ..engines import EnginePosition, InfoLine, SyncUciEngine
+from .acceptance import MARGIN, MAX_SOLVER_MOVES, win_chance
+from .verify import count_cannot_matter, material
+
+log = logging.getLogger(__name__)
+
+PLAY_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    play_nodes: tuple[int, int] = (1500, 6000)  # the stronger side's budget per move
+    weak_nodes: tuple[int, int] = (100, 700)  # the weaker side's: games must end in mates and blunders
+    random_plies: tuple[int, int] = (2, 10)
+    margin_cp: int = 40  # the strong side picks among moves this close to its best
+    wild_rate: float = 0.12  # the weak side's share of second or third choices
+    max_plies: int = 200
+    min_win_cp: int = 200  # a material candidate's score at least
+
+
+def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings) -> Iterator[str]:
+    """One game's candidate positions (FENs without history), in the order played."""
+    start = starting_fen(variant)
+    board = Board(start, variant=variant)
+    moves: list[str] = []
+    random_plies = rng.randint(*s.random_plies)
+    strong = rng.choice((True, False))
+    budget = {strong: rng.randint(*s.play_nodes), not strong: rng.randint(*s.weak_nodes)}
+    seen: list[tuple[int, str, bool]] = []  # ply, fen, promising
+    deployed = variant != "sittuyin"
+    while len(moves) < s.max_plies and not board.is_game_over():
+        legal = board.legal_moves()
+        deployed = deployed or not _deploying(board)
+        if len(moves) < random_plies and deployed:
+            move = rng.choice(legal)
+        else:
+            result = engine.go(EnginePosition(start, tuple(moves), variant=variant), nodes=budget[board.turn],
+                               multipv=3, timeout=PLAY_SECONDS)
+            lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
+            if not lines or result.stopped:
+                break
+            if deployed and count_cannot_matter(board):
+                seen.append((board.ply, puzzle_fen(board), _promising(board, lines, variant, s)))
+            move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
+            if move not in legal:
+                log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())
+                break
+        board.push(move)
+        moves.append(move.uci())
+    # The winner's last turns before a mate hold the longer mates a small budget sees late.
+    final = {board.ply - i for i in range(1, 2 * MAX_SOLVER_MOVES + 1, 2)} if board.is_checkmate() else set()
+    for ply, fen, promising in seen:
+        if promising or ply in final:
+            yield fen
+
+
+def puzzle_fen(board: Board) -> str:
+    """The position alone: no history, the half-move clock reset (no count is running)."""
+    fields = board.fen().split()
+    fields[4] = "0"
+    return " ".join(fields)
+
+
+def _deploying(board: Board) -> bool:
+    in_deployment = getattr(board, "in_deployment", None)
+    return bool(in_deployment and in_deployment())
+
+
+def _choose(lines: list[InfoLine], rng: random.Random, s: PlaySettings, *, wild: bool) -> str:
+    best = lines[0]
+    if best.mates:
+        return best.pv[0]
+    if wild and len(lines) > 1 and rng.random() < s.wild_rate:
+        return rng.choice(lines[1:]).pv[0]
+    near = [line for line in lines if line.value() >= best.value() - s.margin_cp]
+    return rng.choice(near).pv[0]
+
+
+def _promising(board: Board, lines: list[InfoLine], variant: str, s: PlaySettings) -> bool:
+    best = lines[0]
+    second = lines[1] if len(lines) > 1 else None
+    gap = 2.0 if second is None else (win_chance(best.score_cp, best.mate, variant)
+                                      - win_chance(second.score_cp, second.mate, variant))
+    if best.mates:
+        return best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= MARGIN / 2
+    # Winning more when already ahead is no puzzle.
+    return (best.score_cp is not None and best.score_cp >= s.min_win_cp and gap >= MARGIN / 2
+            and material(board, board.turn) <= 100)
