@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from makruk import Board, MakrukError, Move
 
 from ..engines import EnginePosition, SyncUciEngine
-from .acceptance import BUDGETS, MAX_SOLVER_MOVES, MIN_GAIN, MIN_SOLVER_MOVES, check_solver_ply, multipv
+from .acceptance import (
+    BUDGETS,
+    MAX_SOLVER_MOVES,
+    MIN_GAIN,
+    MIN_SOLVER_MOVES,
+    check_solver_ply,
+    line_chance,
+    margin,
+    multipv,
+)
 from .verify import count_cannot_matter, material, settle
 
 SEARCH_SECONDS = 60.0  # a search this long is an engine that hangs
@@ -33,7 +42,12 @@ class Built:
 
 
 class Rejected(Exception):
-    """The position gives no puzzle; the message says why (a short reason, then details)."""
+    """The position gives no puzzle; the message says why: "kind: reason (details)"."""
+
+    @property
+    def reason(self) -> str:
+        """The message without its details, to count refusals by."""
+        return ": ".join(str(self).split(": ")[:2]).split(" (")[0]
 
 
 class EngineCheck:
@@ -70,20 +84,23 @@ class EngineCheck:
         for solver_move in range(MAX_SOLVER_MOVES):
             ply = len(moves)
             legal = board.legal_moves()
-            search = {str(b): self.lines(fen, variant, moves, nodes=b, multipv=multipv(ply)) for b in self.budgets}
+            search: dict[str, list] = {}
+            for b in self.budgets:
+                search[str(b)] = self.lines(fen, variant, moves, nodes=b, multipv=multipv(ply))
+                _screen(search[str(b)], first if ply == 0 else None, variant)
             main = search[str(self.budgets[-1])]
             if not main:
                 raise Rejected("engine: no line")
             best, _, mate = main[0]
             if first is not None and ply == 0 and best != first:
-                raise Rejected(f"first move: the engine prefers {best} to {first}")
+                raise Rejected(f"first move: the engine prefers another ({best} to {first})")
             if mate is not None and mate > 0:
                 if kind == "material":
                     raise Rejected("material: a mate appeared")
                 if kind is None:
                     kind, mate_in = "mate", mate
                     if mate_in > MAX_SOLVER_MOVES:
-                        raise Rejected(f"mate: in {mate_in}, too long")
+                        raise Rejected(f"mate: too long (in {mate_in})")
             elif kind == "mate":
                 raise Rejected("mate: the defence holds")
             else:
@@ -138,6 +155,18 @@ class EngineCheck:
         return rest
 
 
+def _screen(lines: list[list], first: str | None, variant: str) -> None:
+    """Refuses at once, before the larger budget is spent, what its check would refuse anyway:
+    another first move, or a second move too close (a mate in 1 aside: any mate is accepted)."""
+    if not lines:
+        return
+    if first is not None and lines[0][0] != first:
+        raise Rejected(f"first move: the engine prefers another ({lines[0][0]} to {first})")
+    if len(lines) > 1 and lines[0][2] != 1 and \
+            line_chance(lines[0], variant) - line_chance(lines[1], variant) < margin(lines[0]):
+        raise Rejected(f"screen: not an only move ({lines[1][0]} close to {lines[0][0]})")
+
+
 def _mates(board: Board, move: Move) -> bool:
     board.push(move)
     try:
@@ -150,7 +179,7 @@ def _push(board: Board, uci: str) -> None:
     try:
         move = Move.from_uci(uci)
     except MakrukError:
-        raise Rejected(f"rules: {uci!r} is no move") from None
+        raise Rejected(f"rules: no move ({uci!r})") from None
     if move not in board.legal_moves():
-        raise Rejected(f"rules: the engine's {uci} is illegal under our rules in {board.fen()}")
+        raise Rejected(f"rules: illegal under our rules ({uci} in {board.fen()})")
     board.push(move)

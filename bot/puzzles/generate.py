@@ -78,7 +78,8 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
                 break
             if max_seconds is not None and time.monotonic() - started > max_seconds:
                 break
-            variant = min(short, key=lambda v: (state["games"].get(v, 0) + 1) * have[v] / settings.targets[v])
+            # Games go to the variants in proportion to the puzzles each still needs.
+            variant = min(short, key=lambda v: (state["games"].get(v, 0) + 1) / (settings.targets[v] - have[v]))
             counter = state["games"].get(variant, 0)
             cpu_before = _cpu_seconds()
             rng = random.Random(_game_seed(state["seed"], variant, counter))
@@ -139,7 +140,7 @@ def make_puzzle(check: EngineCheck, engine: SyncUciEngine, fen: str, variant: st
     )
     verdict = verify_puzzle(puzzle, exhaustive=EXHAUSTIVE_UP_TO)
     if not verdict.ok:
-        raise Rejected(f"rules proof: {verdict.problems[0]}")
+        raise Rejected(f"rules proof: refused ({verdict.problems[0]})")
     return puzzle
 
 
@@ -167,7 +168,7 @@ def _accept(check: EngineCheck, engine: SyncUciEngine, fen: str, variant: str, r
     try:
         return make_puzzle(check, engine, fen, variant, run=run)
     except Rejected as why:
-        _refused(state, variant, ": ".join(str(why).split(": ")[:2]))
+        _refused(state, variant, why.reason)
         return None
 
 

@@ -85,7 +85,7 @@ def accept_file(path: Path, *, engine: str) -> tuple[int, int, Counter]:
             try:
                 fresh = make_puzzle(check, uci, p.fen, p.variant, first=p.moves[0], run=p.run)
             except Rejected as why:
-                reasons[": ".join(str(why).split(": ")[:2])] += 1
+                reasons[why.reason] += 1
                 continue
             record = fresh.extra.pop("verification")
             records.append({"id": fresh.id, **record, "engine": uci.id_name})

@@ -5,8 +5,9 @@ now and then its second or third choice), so games end in mates and blunders. Ev
 replayed by the project's rules (a move they refuse ends the game). The game's own MultiPV 3
 search is the cheap screen: a position is a candidate when the side to move sees a short mate
 that its second choice does not match, or a clear gain it is not already ahead by, the second
-choice clearly worse; and the winner's last turns before a mate. Sittuyin's positions count
-only once both armies are deployed.
+choice clearly worse, and which it was not already winning clearly before the opponent's move
+(far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
+once both armies are deployed.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 from makruk import Board, Move, starting_fen
 
 from ..engines import EnginePosition, InfoLine, SyncUciEngine
-from .acceptance import MARGIN, MAX_SOLVER_MOVES, win_chance
-from .verify import count_cannot_matter, material
+from .acceptance import MARGIN, MARGIN_MATE, MAX_SOLVER_MOVES, win_chance
+from .verify import count_cannot_matter
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,10 @@ class PlaySettings:
     wild_rate: float = 0.12  # the weak side's share of second or third choices
     max_plies: int = 200
     min_win_cp: int = 200  # a material candidate's score at least
+    # The win chance the side to move had before the opponent's move, at most (about +1,000
+    # and +270 cp in Makruk): far ahead, a side has many ways to mate or win.
+    max_before_mate: float = 0.6
+    max_before_material: float = 0.2
 
 
 def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings) -> Iterator[str]:
@@ -48,6 +53,7 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
     budget = {strong: rng.randint(*s.play_nodes), not strong: rng.randint(*s.weak_nodes)}
     seen: list[tuple[int, str, bool]] = []  # ply, fen, promising
     deployed = variant != "sittuyin"
+    before = 0.0  # the side to move's win chance before the opponent's last move
     while len(moves) < s.max_plies and not board.is_game_over():
         legal = board.legal_moves()
         deployed = deployed or not _deploying(board)
@@ -60,17 +66,16 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             if not lines or result.stopped:
                 break
             if deployed and count_cannot_matter(board):
-                seen.append((board.ply, puzzle_fen(board), _promising(board, lines, variant, s)))
+                seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
+            before = -win_chance(lines[0].score_cp, lines[0].mate, variant)  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
             if move not in legal:
                 log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())
                 break
         board.push(move)
         moves.append(move.uci())
-    # The winner's last turns before a mate hold the longer mates a small budget sees late.
-    final = {board.ply - i for i in range(1, 2 * MAX_SOLVER_MOVES + 1, 2)} if board.is_checkmate() else set()
-    for ply, fen, promising in seen:
-        if promising or ply in final:
+    for _, fen, promising in seen:
+        if promising:
             yield fen
 
 
@@ -96,13 +101,15 @@ def _choose(lines: list[InfoLine], rng: random.Random, s: PlaySettings, *, wild:
     return rng.choice(near).pv[0]
 
 
-def _promising(board: Board, lines: list[InfoLine], variant: str, s: PlaySettings) -> bool:
+def _promising(lines: list[InfoLine], before: float, variant: str, s: PlaySettings) -> bool:
+    """A blunder's punishment, as lichess finds its candidates: the side to move was not clearly
+    winning before the opponent's move, and now has a mate or a gain its second choice misses."""
     best = lines[0]
     second = lines[1] if len(lines) > 1 else None
     gap = 2.0 if second is None else (win_chance(best.score_cp, best.mate, variant)
                                       - win_chance(second.score_cp, second.mate, variant))
     if best.mates:
-        return best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= MARGIN / 2
-    # Winning more when already ahead is no puzzle.
-    return (best.score_cp is not None and best.score_cp >= s.min_win_cp and gap >= MARGIN / 2
-            and material(board, board.turn) <= 100)
+        return (best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= MARGIN_MATE
+                and before <= s.max_before_mate)
+    return (best.score_cp is not None and best.score_cp >= s.min_win_cp and gap >= 0.75 * MARGIN
+            and before <= s.max_before_material)

@@ -39,7 +39,7 @@ def test_the_bank_file_keeps_headers_and_puzzles_apart(tmp_path):
 
 
 def test_themes_and_ratings_follow_the_line():
-    assert tags(MATE2.fen, MATE2.solution, "mate", 2) == ("mate", "mateIn2", "check", "rua", "middlegame")
+    assert tags(MATE2.fen, MATE2.solution, "mate", 2) == ("mate", "mateIn2", "check", "rua", "short", "middlegame")
     assert "promotion" in tags(MATE2_TWO_ENDINGS.fen, MATE2_TWO_ENDINGS.solution, "mate", 2)
     assert tags(MATERIAL.fen, MATERIAL.solution, "material", None)[:3] == ("material", "check", "capture")
     assert not is_sacrifice(MATERIAL.fen, MATERIAL.solution)
