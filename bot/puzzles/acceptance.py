@@ -51,7 +51,7 @@ CURVE_K = {
     "asean": 0.002888,
     "cambodian": 0.001290,
     "makpong": 0.004362,
-    "sittuyin": 0.001502,
+    "sittuyin": 0.001061,
 }
 
 Line = Sequence  # [move, cp, mate]

@@ -109,7 +109,7 @@ def _promising(lines: list[InfoLine], before: float, variant: str, s: PlaySettin
     gap = 2.0 if second is None else (win_chance(best.score_cp, best.mate, variant)
                                       - win_chance(second.score_cp, second.mate, variant))
     if best.mates:
-        return (best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= MARGIN_MATE
+        return (best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= 0.75 * MARGIN_MATE
                 and before <= s.max_before_mate)
     return (best.score_cp is not None and best.score_cp >= s.min_win_cp and gap >= 0.75 * MARGIN
             and before <= s.max_before_material)
