@@ -54,3 +54,21 @@ def test_verify_reports_and_prunes_a_bad_puzzle(tmp_path):
     assert run("verify", "--bank", str(bank), "--rules-only", "--quiet").returncode == 0
     stats = run("stats", "--bank", str(bank))
     assert stats.returncode == 0 and "1 puzzles" in stats.stdout and "mate in 2" in stats.stdout
+
+
+def test_verify_runs_the_engine_again_and_reports_a_disagreement(tmp_path):
+    shipped = ROOT / "bot" / "puzzles"
+    puzzle = load_bank(shipped / "bank.jsonl")[0]
+    record = json.loads((shipped / "verification.jsonl").read_text().splitlines()[0])
+    bank = tmp_path / "bank.jsonl"
+    append_records(bank, [{"run": "r", "engine": "test"}, puzzle])
+    append_records(tmp_path / "verification.jsonl", [record])
+    done = run("verify", "--bank", str(bank))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 of 1 puzzles proved (rules, stored thresholds, engine again)" in done.stdout
+    # A stored score the engine does not give again is a disagreement, even within the thresholds.
+    record["plies"][0]["search"]["400000"][1][1] -= 7
+    append_records(tmp_path / "verification.jsonl", [record])
+    done = run("verify", "--bank", str(bank))
+    assert done.returncode == 1
+    assert f"FAIL {puzzle.id}: engine again: the engine's output differs from the stored one" in done.stdout
