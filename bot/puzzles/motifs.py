@@ -42,13 +42,13 @@ def length_tag(solver_moves: int) -> str:
 
 def forks(fen: str, moves: Sequence[str], variant: str) -> list[str]:
     """A solver move's piece attacks two targets worth more than itself (the Khun counts), and a
-    later solver move takes one of them: ``fork`` and ``forkMa``/``forkKhon``/``forkMet``/``forkBia``."""
+    later solver move takes one of them (or it ends a material line): ``fork`` and ``forkMa``/``forkKhon``/``forkMet``/``forkBia``."""
     board = Board(fen, variant=variant)
     solver = board.turn
     line = [Move.from_uci(u) for u in moves]
     for ply, move in enumerate(line):
         board.push(move)
-        if ply % 2 or ply + 2 >= len(line):
+        if ply % 2:
             continue
         piece = board.piece_at(move.to_square)
         if piece is None:
@@ -56,7 +56,9 @@ def forks(fen: str, moves: Sequence[str], variant: str) -> list[str]:
         targets = {sq for sq in _attacked_from(board, move.to_square, solver)
                    if (t := board.piece_at(sq)) is not None and t.color != solver
                    and (t.kind == PieceType.KHUN or VALUES[t.kind] > VALUES[piece.kind])}
-        if len(targets) >= 2 and targets & {m.to_square for m in line[ply + 2::2]}:
+        # The last move of a material line is where the gain settles: its fork needs no capture.
+        last = ply == len(line) - 1
+        if len(targets) >= 2 and (last or targets & {m.to_square for m in line[ply + 2::2]}):
             return ["fork", FORK_TAGS[piece.kind]] if piece.kind in FORK_TAGS else ["fork"]
     return []
 

@@ -61,3 +61,11 @@ def test_length_and_phase_tags():
     assert "short" in found and found[-1] == "endgame"
     assert "oneMove" in tags(*MADE[8][2:], "mate", 1)
     assert MOTIF_THEMES <= KNOWN_THEMES
+
+
+def test_a_fork_that_ends_a_material_line_is_a_fork():
+    # Rua takes Ma with check, the Khon takes back, the Ma forks Khun, Rua and Khon (the gain settles).
+    fen = "4r3/1k6/2s3p1/Rnrs1p1p/1pN2P1P/1P1KP1P1/3R1MS1/8 w - - 0 36"
+    assert {"fork", "forkMa"} <= set(tags(fen, ["a5b5", "c6b5", "c4d6"], "material", None))
+    # Without its last move the line shows no fork.
+    assert "fork" not in tags(fen, ["a5b5", "c6b5", "d2d1"], "material", None)
