@@ -42,7 +42,8 @@ def length_tag(solver_moves: int) -> str:
 
 def forks(fen: str, moves: Sequence[str], variant: str) -> list[str]:
     """A solver move's piece attacks two targets worth more than itself (the Khun counts), and a
-    later solver move takes one of them (or it ends a material line): ``fork`` and ``forkMa``/``forkKhon``/``forkMet``/``forkBia``."""
+    later solver move takes one of them, or the move ends a line that does not mate (where the
+    gain settles): ``fork`` and ``forkMa``/``forkKhon``/``forkMet``/``forkBia``."""
     board = Board(fen, variant=variant)
     solver = board.turn
     line = [Move.from_uci(u) for u in moves]
@@ -57,7 +58,7 @@ def forks(fen: str, moves: Sequence[str], variant: str) -> list[str]:
                    if (t := board.piece_at(sq)) is not None and t.color != solver
                    and (t.kind == PieceType.KHUN or VALUES[t.kind] > VALUES[piece.kind])}
         # The last move of a material line is where the gain settles: its fork needs no capture.
-        last = ply == len(line) - 1
+        last = ply == len(line) - 1 and not board.is_checkmate()
         if len(targets) >= 2 and (last or targets & {m.to_square for m in line[ply + 2::2]}):
             return ["fork", FORK_TAGS[piece.kind]] if piece.kind in FORK_TAGS else ["fork"]
     return []

@@ -69,3 +69,9 @@ def test_a_fork_that_ends_a_material_line_is_a_fork():
     assert {"fork", "forkMa"} <= set(tags(fen, ["a5b5", "c6b5", "c4d6"], "material", None))
     # Without its last move the line shows no fork.
     assert "fork" not in tags(fen, ["a5b5", "c6b5", "d2d1"], "material", None)
+
+
+def test_a_mating_move_is_no_fork():
+    # The mating Ma also attacks White's Rua on d2: a mate, not a fork.
+    assert "fork" not in tags("7r/2mss1k1/p2p2p1/2n1p2P/2P1P1p1/1S2S1M1/r2R4/1NKR2N1 b - - 0 32", ["c5b3"],
+                              "mate", 1)
