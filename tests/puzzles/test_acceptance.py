@@ -81,7 +81,7 @@ def test_each_rule_refuses(change, problem):
 
 
 def test_material_needs_two_solver_moves_and_the_margin():
-    one = {"variant": "makruk", "budgets": list(BUDGETS), "plies": [
+    one: dict = {"variant": "makruk", "budgets": list(BUDGETS), "plies": [
         {"ply": 0, "legal": 20, "search": {b: [["a1a8", 900, None], ["a1a2", 0, None], ["b1b2", -10, None]]
                                           for b in (A, B)}}]}
     assert any("a single move only as a mate in 1" in p for p in check_record(("a1a8",), "material", None,
