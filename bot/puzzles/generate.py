@@ -72,6 +72,7 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
         engine.start()
         check = EngineCheck(engine)
         run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{state['seed']}"
+        headed: set[str] = set()
         while True:
             short = [v for v, n in settings.targets.items() if have[v] < n]
             if not short or (max_games is not None and games >= max_games):
@@ -97,9 +98,11 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
                 record = {"id": puzzle.id, **puzzle.extra.pop("verification"), "engine": engine.id_name}
                 append_records(verification_path(variant, directory), [record])
                 bank = bank_path(variant, directory)
-                if not bank.exists():
+                if variant not in headed:  # the run's header before its first puzzle in this bank
+                    headed.add(variant)
                     append_records(bank, [{"run": run_id, "engine": engine.id_name, "variant": variant,
-                                           "budgets": list(BUDGETS)}])
+                                           "budgets": list(BUDGETS), "seed": state["seed"],
+                                           "started": datetime.now(UTC).isoformat(timespec="seconds")}])
                 append_records(bank, [puzzle])
                 seen.add(puzzle.id)
                 have[variant] += 1
