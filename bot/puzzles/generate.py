@@ -90,7 +90,10 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
                 seen_positions.add(_position_key(fen))
                 _count(state, variant, "candidates")
                 puzzle = _accept(check, engine, fen, variant, run_id, state)
-                if puzzle is None or puzzle.id in seen:
+                if puzzle is None:
+                    continue
+                if puzzle.id in seen:
+                    _refused(state, variant, "duplicate id")
                     continue
                 if puzzle.mate_in == 1 and warmups[variant] >= WARMUP_SHARE * settings.targets[variant]:
                     _refused(state, variant, "warm-up: enough mates in 1")
