@@ -8,6 +8,7 @@ Not for use from inside a running event loop: there, use ``UciEngine`` itself.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from .base import EnginePosition
 from .uci import UciEngine, UciResult
@@ -23,10 +24,11 @@ class SyncUciEngine:
         return self.engine.id_name
 
     def go(self, position: EnginePosition, *, nodes: int | None = None, movetime: int | None = None,
-           depth: int | None = None, multipv: int = 1, timeout: float | None = None) -> UciResult:
+           depth: int | None = None, multipv: int = 1, timeout: float | None = None,
+           searchmoves: Sequence[str] = ()) -> UciResult:
         """``UciEngine.go`` at full strength; raises ``EngineError`` when the engine fails."""
         return self._runner.run(self.engine.go(position, nodes=nodes, movetime=movetime, depth=depth,
-                                               multipv=multipv, timeout=timeout))
+                                               multipv=multipv, timeout=timeout, searchmoves=searchmoves))
 
     def new_game(self) -> None:
         self._runner.run(self.engine.new_game())

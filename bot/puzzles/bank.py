@@ -7,12 +7,17 @@ written when ``puzzles generate`` starts, and a puzzle::
      "rating": 1150, "themes": ["mate", "mateIn2", "rua"], "run": "20261130-1"}
 
 Generation appends to the file over several runs; every line is written whole and flushed.
+A puzzle names its member of the family in ``"variant"`` (absent: Makruk). Makruk's puzzles
+live in ``bank.jsonl``, the other variants' in ``bank-<variant>.jsonl`` beside it, so that a
+loader that knows only Makruk (storage has no variant column yet) never serves them as Makruk.
 
 >>> p = BankPuzzle("mk1", "6k1/8/6K1/8/8/8/8/R7 w - - 0 1", ("a1a8",), "mate", 1, 700, ("mate", "mateIn1"))
 >>> BankPuzzle.from_json(p.to_json()) == p
 True
 >>> sorted(p.listing())
-['fen', 'id', 'kind', 'mate_in', 'moves', 'rating', 'themes']
+['fen', 'id', 'kind', 'mate_in', 'moves', 'rating', 'themes', 'variant']
+>>> bank_path("asean").name
+'bank-asean.jsonl'
 """
 
 from __future__ import annotations
@@ -27,13 +32,19 @@ from typing import Literal
 from storage.records import Puzzle
 
 BANK_PATH = Path(__file__).with_name("bank.jsonl")
+DEFAULT_VARIANT = "makruk"
+# The members of the family with puzzles, in the order they are listed.
+PUZZLE_VARIANTS = ("makruk", "asean", "cambodian", "makpong", "sittuyin")
 Kind = Literal["mate", "material"]
 
 KNOWN_THEMES = frozenset({
-    "mate", "mateIn1", "mateIn2", "mateIn3", "mateIn4", "material",
+    "mate", "mateIn1", "mateIn2", "mateIn3", "mateIn4", "mateIn5", "material",
     "short", "long", "quietMove", "check", "capture", "promotion", "fork", "sacrifice",
     "khun", "met", "khon", "ma", "rua", "bia", "biaNgai",
     "opening", "middlegame", "endgame",
+    "forkMa", "forkKhon", "forkMet", "forkBia", "pin", "skewer", "discoveredAttack",
+    "ruaMaMate", "twoRuaMate", "metMate", "khonMate", "smotheredMate",
+    "makpongCheck", "oukLeap", "sittuyinPromotion", "oneMove", "veryLong",
 })
 
 
@@ -49,12 +60,14 @@ class BankPuzzle:
     rating: int
     themes: tuple[str, ...]
     run: str | None = None
+    variant: str = DEFAULT_VARIANT
     extra: dict = field(default_factory=dict, compare=False)  # generation details kept as found
 
     def listing(self) -> dict:
         """Exactly the fields of ``puzzles list --json``."""
         return {
             "id": self.id,
+            "variant": self.variant,
             "fen": self.fen,
             "moves": list(self.moves),
             "kind": self.kind,
@@ -73,7 +86,7 @@ class BankPuzzle:
     @classmethod
     def from_json(cls, text: str | dict) -> BankPuzzle:
         data = json.loads(text) if isinstance(text, str) else dict(text)
-        known = {"id", "fen", "moves", "kind", "mate_in", "rating", "themes", "run"}
+        known = {"id", "fen", "moves", "kind", "mate_in", "rating", "themes", "run", "variant"}
         return cls(
             id=str(data["id"]),
             fen=str(data["fen"]),
@@ -83,12 +96,23 @@ class BankPuzzle:
             rating=int(data["rating"]),
             themes=tuple(data.get("themes", ())),
             run=data.get("run"),
+            variant=str(data.get("variant") or DEFAULT_VARIANT),
             extra={k: v for k, v in data.items() if k not in known},
         )
 
     def to_record(self) -> Puzzle:
         """The storage record (the run id becomes its source)."""
         return Puzzle(self.id, self.fen, self.moves, self.rating, self.themes, self.run)
+
+
+def bank_path(variant: str, directory: Path = BANK_PATH.parent) -> Path:
+    """The bank file of ``variant`` (Makruk's is the original ``bank.jsonl``)."""
+    return directory / ("bank.jsonl" if variant == DEFAULT_VARIANT else f"bank-{variant}.jsonl")
+
+
+def load_family(directory: Path = BANK_PATH.parent) -> list[BankPuzzle]:
+    """Every variant's puzzles, Makruk's first."""
+    return [p for variant in PUZZLE_VARIANTS for p in load_bank(bank_path(variant, directory))]
 
 
 def read_records(path: Path = BANK_PATH) -> Iterator[dict]:
@@ -139,3 +163,13 @@ def write_bank(path: Path, headers: Iterable[dict], puzzles: Iterable[BankPuzzle
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def verification_path(variant: str, directory: Path = BANK_PATH.parent) -> Path:
+    """Where the engine output that accepted ``variant``'s puzzles is stored."""
+    return directory / ("verification.jsonl" if variant == DEFAULT_VARIANT else f"verification-{variant}.jsonl")
+
+
+def load_verification(path: Path) -> dict[str, dict]:
+    """The verification records by puzzle id (a later record of an id replaces an earlier one)."""
+    return {r["id"]: r for r in read_records(path) if "id" in r}

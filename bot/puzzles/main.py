@@ -1,9 +1,14 @@
-"""``makruk-bot puzzles ...``: make, prove and list the puzzle bank.
+"""``makruk-bot puzzles ...``: make, prove and list the puzzle banks of the family.
 
-    makruk-bot puzzles generate [--target 420] [--games N] [--minutes M] [--seed S]
-    makruk-bot puzzles verify [--workers 2] [--prune] [--exhaustive 4]
-    makruk-bot puzzles list [--json]
+    makruk-bot puzzles generate [--variant V ...] [--target N] [--hours H] [--games N] [--seed S]
+    makruk-bot puzzles verify [--rules-only] [--prune] [--workers 2] [--exhaustive 4]
+    makruk-bot puzzles accept --bank FILE      # re-run the acceptance, keep what passes
+    makruk-bot puzzles list [--json] [--variant V]
     makruk-bot puzzles stats
+
+Every command reads the banks of ``--dir`` (default: the shipped ones, one file per variant),
+or the one file ``--bank``; a bank file's verification file lies beside it
+(``bank-x.jsonl`` -> ``verification-x.jsonl``).
 """
 
 from __future__ import annotations
@@ -14,113 +19,129 @@ import json
 import logging
 import random
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 from ..config import Settings
-from .bank import BANK_PATH, load_bank, load_runs, write_bank
+from .bank import BANK_PATH, PUZZLE_VARIANTS, BankPuzzle, bank_path, load_bank
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("puzzles", help="make, prove and list the puzzle bank")
+    parser = subparsers.add_parser("puzzles", help="make, prove and list the puzzle banks")
     actions = parser.add_subparsers(dest="puzzles_command", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--bank", type=Path, default=BANK_PATH, help="the bank file (default: the shipped one)")
+    common.add_argument("--dir", type=Path, default=BANK_PATH.parent, help="the banks' directory (default: shipped)")
+    common.add_argument("--bank", type=Path, help="one bank file instead of the directory's")
+    common.add_argument("--variant", action="append", choices=PUZZLE_VARIANTS,
+                        help="only this variant (repeatable; default: all)")
+    common.add_argument("--engine", help="Fairy-Stockfish (default: FAIRY_STOCKFISH or /usr/games/fairy-stockfish)")
 
-    gen = actions.add_parser("generate", parents=[common],
-                             help="append new puzzles made with Fairy-Stockfish (resumable)")
-    gen.add_argument("--target", type=int, default=420, help="bank size to reach over all runs")
+    gen = actions.add_parser("generate", parents=[common], help="append accepted puzzles (resumable)")
+    gen.add_argument("--target", type=int, help="bank size to reach per variant (default: the issue's targets)")
     gen.add_argument("--games", type=int, help="stop after this many games")
-    gen.add_argument("--minutes", type=float, help="stop after this long")
-    gen.add_argument("--seed", type=int, help="random seed of this run (default: random)")
-    gen.add_argument("--engine", help="Fairy-Stockfish binary (default: FAIRY_STOCKFISH or /usr/games/fairy-stockfish)")
-    gen.add_argument("--threads", type=int, default=1)
-    gen.add_argument("--hash", type=int, default=64, help="engine hash in MB")
+    gen.add_argument("--hours", type=float, help="stop after this long")
+    gen.add_argument("--seed", type=int, help="a new state's seed (default: random; a resumed run keeps its own)")
+    gen.add_argument("--state", type=Path, help="the state file (default: DIR/generate-state.json)")
+    gen.add_argument("--hash", type=int, default=16, help="engine hash in MB")
 
-    ver = actions.add_parser("verify", parents=[common], help="prove every puzzle with the project's own rules")
-    ver.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    ver.add_argument("--prune", action="store_true", help="drop the puzzles that fail from the bank")
+    ver = actions.add_parser("verify", parents=[common],
+                             help="prove every puzzle with the rules and re-run the engine acceptance")
+    ver.add_argument("--rules-only", action="store_true", help="skip the engine: the rules' proofs and the "
+                     "thresholds over the stored engine output")
+    ver.add_argument("--workers", type=int, default=2, help="processes for the rules' proofs (default 2)")
+    ver.add_argument("--prune", action="store_true", help="drop the puzzles that fail from their bank")
     ver.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     ver.add_argument("--exhaustive", type=int, default=None, metavar="N",
                      help="prove uniqueness by exhaustive search for mates in up to N moves (default 4)")
 
-    lst = actions.add_parser("list", parents=[common], help="print the bank")
+    actions.add_parser("accept", parents=[common],
+                       help="re-run the acceptance on a bank's puzzles, keep those that pass with their records")
+
+    lst = actions.add_parser("list", parents=[common], help="print the banks")
     lst.add_argument("--json", action="store_true", help="one JSON object per line")
 
-    actions.add_parser("stats", parents=[common], help="how many puzzles of each kind, ratings and themes")
+    actions.add_parser("stats", parents=[common], help="how many puzzles of each variant and kind, ratings, themes")
 
 
 async def main(settings: Settings, args: argparse.Namespace) -> int:
     command = args.puzzles_command
+    engine = args.engine or settings.fairy_stockfish or "/usr/games/fairy-stockfish"
     if command == "generate":
-        return await asyncio.to_thread(_generate, settings, args)
+        return await asyncio.to_thread(_generate, args, engine)
     if command == "verify":
-        return await asyncio.to_thread(_verify, args)
+        return await asyncio.to_thread(_verify, args, engine)
+    if command == "accept":
+        return await asyncio.to_thread(_accept, args, engine)
     if command == "list":
         return _list(args)
     return _stats(args)
 
 
-def _generate(settings: Settings, args: argparse.Namespace) -> int:
-    from .generate import DEFAULT_ENGINE, GenerateSettings, generate
+def bank_files(args: argparse.Namespace) -> list[Path]:
+    """The bank files a command works on."""
+    if args.bank is not None:
+        return [args.bank]
+    return [bank_path(v, args.dir) for v in (args.variant or PUZZLE_VARIANTS)]
+
+
+def _puzzles(args: argparse.Namespace) -> list[BankPuzzle]:
+    wanted = set(args.variant or PUZZLE_VARIANTS)
+    return [p for path in bank_files(args) for p in load_bank(path) if p.variant in wanted]
+
+
+def _generate(args: argparse.Namespace, engine: str) -> int:
+    from .generate import TARGETS, GenerateSettings, generate, yields
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    variants = args.variant or list(TARGETS)
+    targets = {v: args.target if args.target is not None else TARGETS[v] for v in variants}
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(31)
-    options = GenerateSettings(target=args.target, seed=seed, threads=args.threads, hash_mb=args.hash)
-    engine = args.engine or settings.fairy_stockfish or DEFAULT_ENGINE
-    started = time.monotonic()
-    stats = generate(
-        options, bank=args.bank, engine_path=engine, max_games=args.games,
-        max_seconds=args.minutes * 60 if args.minutes else None,
-    )
-    print(f"{stats.games} games, {stats.positions} positions, {stats.screened} screened, "
-          f"{stats.checked} fully checked, kept {dict(stats.kept)} in {time.monotonic() - started:.0f} s")
+    options = GenerateSettings(targets=targets, seed=seed, hash_mb=args.hash)
+    state = generate(options, directory=args.dir, state_path=args.state, engine_path=engine,
+                     max_seconds=args.hours * 3600 if args.hours else None, max_games=args.games)
+    print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
     return 0
 
 
-def _verify(args: argparse.Namespace) -> int:
-    from .verify import EXHAUSTIVE_UP_TO, verify_bank
+def _verify(args: argparse.Namespace, engine: str) -> int:
+    from .reverify import verify_files
 
-    puzzles = load_bank(args.bank)
-    started = time.monotonic()
-    exhaustive = EXHAUSTIVE_UP_TO if args.exhaustive is None else args.exhaustive
-    verdicts = verify_bank(puzzles, workers=args.workers, exhaustive=exhaustive)
-    elapsed = time.monotonic() - started
-    failed = [v for v in verdicts if not v.ok]
-    for verdict in verdicts:
-        if not verdict.ok:
-            print(f"FAIL {verdict.puzzle_id}: {'; '.join(verdict.problems)}")
-        elif not args.quiet:
-            print(f"ok   {verdict.puzzle_id} ({verdict.nodes} nodes)")
-    print(f"{len(verdicts) - len(failed)} of {len(verdicts)} puzzles proved in {elapsed:.1f} s")
-    if failed and args.prune:
-        bad = {v.puzzle_id for v in failed}
-        write_bank(args.bank, load_runs(args.bank), [p for p in puzzles if p.id not in bad])
-        print(f"dropped {len(bad)} puzzles from {args.bank}")
-        return 0
-    return 1 if failed or not verdicts else 0
+    logging.basicConfig(level=logging.WARNING)
+    return verify_files(bank_files(args), engine=engine, rules_only=args.rules_only, prune=args.prune,
+                        workers=args.workers, exhaustive=args.exhaustive, quiet=args.quiet)
+
+
+def _accept(args: argparse.Namespace, engine: str) -> int:
+    from .reverify import accept_file
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    for path in bank_files(args):
+        kept, total, reasons = accept_file(path, engine=engine)
+        print(f"{path}: {kept} of {total} puzzles pass the acceptance; refused: {dict(reasons.most_common())}")
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:
     out = sys.stdout
-    for p in load_bank(args.bank):
+    for p in _puzzles(args):
         if args.json:
             out.write(json.dumps(p.listing(), ensure_ascii=False) + "\n")
         else:
             depth = f"mate in {p.mate_in}" if p.kind == "mate" else "material"
-            out.write(f"{p.id}  {p.rating:4d}  {depth:<10}  {' '.join(p.moves):<30}  {p.fen}  {','.join(p.themes)}\n")
+            out.write(f"{p.id}  {p.variant:<9}  {p.rating:4d}  {depth:<10}  {' '.join(p.moves):<30}  {p.fen}  "
+                      f"{','.join(p.themes)}\n")
     return 0
 
 
 def _stats(args: argparse.Namespace) -> int:
-    puzzles = load_bank(args.bank)
-    kinds = Counter(f"mate in {p.mate_in}" if p.kind == "mate" else "material" for p in puzzles)
+    puzzles = _puzzles(args)
+    variants = Counter(p.variant for p in puzzles)
+    kinds = Counter(f"{p.variant} " + (f"mate in {p.mate_in}" if p.kind == "mate" else "material") for p in puzzles)
     themes = Counter(t for p in puzzles for t in p.themes)
     ratings = sorted(p.rating for p in puzzles)
-    print(f"{len(puzzles)} puzzles in {args.bank}; {len(load_runs(args.bank))} generation runs")
+    print(f"{len(puzzles)} puzzles: " + ", ".join(f"{v} {n}" for v, n in variants.items()))
     for kind, n in sorted(kinds.items()):
-        print(f"  {kind:<10} {n}")
+        print(f"  {kind:<20} {n}")
     if ratings:
         print(f"ratings {ratings[0]}..{ratings[-1]}, median {ratings[len(ratings) // 2]}")
     print("themes " + ", ".join(f"{t} {n}" for t, n in themes.most_common()))

@@ -1,7 +1,7 @@
 """Theme tags and a difficulty rating for a puzzle, read off its line with the rules core.
 
 >>> tags("6k1/8/6K1/8/8/8/8/R7 w - - 0 1", ["a1a8"], "mate", 1)
-('mate', 'mateIn1', 'check', 'rua', 'endgame')
+('mate', 'mateIn1', 'check', 'rua', 'oneMove', 'endgame')
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from makruk import Board, Move, PieceType
-from makruk import attacks as A
 
+from .motifs import length_tag
+from .motifs import motifs as line_motifs
 from .verify import VALUES, material, settle
 
 PIECE_THEMES = {
@@ -27,9 +28,10 @@ MATERIAL_BASE = 950
 SOLVER_MOVE_STEP = 250
 
 
-def tags(fen: str, moves: Sequence[str], kind: str, mate_in: int | None) -> tuple[str, ...]:
+def tags(fen: str, moves: Sequence[str], kind: str, mate_in: int | None, *,
+         variant: str = "makruk") -> tuple[str, ...]:
     """The puzzle's themes, in a fixed order: kind, motifs, pieces, phase."""
-    board = Board(fen)
+    board = Board(fen, variant=variant)
     found: list[str] = ["mate", f"mateIn{mate_in}"] if kind == "mate" else ["material"]
     first = Move.from_uci(moves[0])
     motifs = []
@@ -41,11 +43,10 @@ def tags(fen: str, moves: Sequence[str], kind: str, mate_in: int | None) -> tupl
         motifs.append("capture")
     if any(Move.from_uci(u).promotion for u in moves[0::2]):
         motifs.append("promotion")
-    if is_sacrifice(fen, moves):
+    if is_sacrifice(fen, moves, variant=variant):
         motifs.append("sacrifice")
-    if _has_fork(fen, moves):
-        motifs.append("fork")
     found += motifs
+    found += line_motifs(fen, moves, variant=variant)
     kinds = []
     for ply, uci in enumerate(moves):
         move = Move.from_uci(uci)
@@ -56,14 +57,16 @@ def tags(fen: str, moves: Sequence[str], kind: str, mate_in: int | None) -> tupl
         board.push(move)
     order = list(PIECE_THEMES.values())
     found += sorted(kinds, key=order.index)
-    found.append(phase(Board(fen)))
+    found.append(length_tag((len(moves) + 1) // 2))
+    found.append(phase(Board(fen, variant=variant)))
     return tuple(found)
 
 
-def rating(fen: str, moves: Sequence[str], kind: str, mate_in: int | None, *, found_depth: int | None = None) -> int:
+def rating(fen: str, moves: Sequence[str], kind: str, mate_in: int | None, *, found_depth: int | None = None,
+           variant: str = "makruk") -> int:
     """A difficulty estimate: longer lines, quiet first moves, sacrifices, many choices and
     moves an engine finds only when searching deeper are harder."""
-    board = Board(fen)
+    board = Board(fen, variant=variant)
     solver_moves = (len(moves) + 1) // 2
     if kind == "mate":
         value = BASE_RATING.get(mate_in or 1, 1650 + 300 * ((mate_in or 4) - 4))
@@ -75,7 +78,7 @@ def rating(fen: str, moves: Sequence[str], kind: str, mate_in: int | None, *, fo
         value += 120
     if captured is not None and VALUES[captured.kind] >= 250:
         value -= 60
-    if is_sacrifice(fen, moves):
+    if is_sacrifice(fen, moves, variant=variant):
         value += 120
     value += max(-60, min(60, 3 * (len(board.legal_moves()) - 25)))
     if found_depth is not None:
@@ -92,10 +95,10 @@ def phase(board: Board) -> str:
     return "middlegame"
 
 
-def is_sacrifice(fen: str, moves: Sequence[str]) -> bool:
+def is_sacrifice(fen: str, moves: Sequence[str], *, variant: str = "makruk") -> bool:
     """The solver's first move gives up material: the defender could win some by captures,
     or the line itself leaves the solver behind after the defender's reply."""
-    board = Board(fen)
+    board = Board(fen, variant=variant)
     solver = board.turn
     before = material(board, solver)
     board.push(Move.from_uci(moves[0]))
@@ -114,47 +117,3 @@ def _gives_check(board: Board, move: Move) -> bool:
         return board.is_check()
     finally:
         board.pop()
-
-
-def _has_fork(fen: str, moves: Sequence[str]) -> bool:
-    """A solver move attacks two valuable targets (the Khun counts) and a later solver move
-    takes one of them."""
-    board = Board(fen)
-    solver = board.turn
-    line = [Move.from_uci(u) for u in moves]
-    for ply, move in enumerate(line):
-        board.push(move)
-        if ply % 2 == 0 and ply + 2 < len(line):
-            targets = {
-                sq for sq in _attacked_by_piece(board, move.to_square)
-                if (piece := board.piece_at(sq)) is not None and piece.color != solver
-                and (piece.kind == PieceType.KHUN or VALUES[piece.kind] >= 250)
-            }
-            later = {m.to_square for m in line[ply + 2::2]}
-            if len(targets) >= 2 and targets & later:
-                return True
-    return False
-
-
-def _attacked_by_piece(board: Board, sq: int) -> list[int]:
-    piece = board.piece_at(sq)
-    if piece is None:
-        return []
-    kind, color = piece.kind, piece.color
-    if kind == PieceType.KHUN:
-        bb = A.KHUN[sq]
-    elif kind in (PieceType.MET, PieceType.BIA_NGAI):
-        bb = A.MET[sq]
-    elif kind == PieceType.MA:
-        bb = A.MA[sq]
-    elif kind == PieceType.KHON:
-        bb = A.KHON[color][sq]
-    elif kind == PieceType.BIA:
-        bb = A.BIA_CAPTURES[color][sq]
-    else:
-        occupied = 0
-        for s, code in enumerate(board.placement()):
-            if code:
-                occupied |= 1 << s
-        bb = A.rua_attacks(sq, occupied)
-    return list(A.squares(bb))

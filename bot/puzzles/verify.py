@@ -86,14 +86,19 @@ def verify_puzzle(puzzle: BankPuzzle, *, exhaustive: int = EXHAUSTIVE_UP_TO) -> 
     nodes = 0
     try:
         problems += _check_record(puzzle)
-        board = Board(puzzle.fen)
+        board = Board(puzzle.fen, variant=puzzle.variant)
         problems += _check_line(board, puzzle.moves)
         if not problems:
-            if puzzle.kind == "mate":
+            if puzzle.kind == "mate" and puzzle.variant != "makruk":
+                # MateSearch reads checks off Makruk's attack tables; the other variants' mates
+                # are replayed to the checkmate, their uniqueness shown by the stored engine output.
+                if not board.is_checkmate():
+                    problems.append("the line does not end in checkmate")
+            elif puzzle.kind == "mate":
                 found, nodes = _prove_mate(Board(puzzle.fen), puzzle.moves, puzzle.mate_in or 0, exhaustive)
                 problems += found
             else:
-                problems += _prove_material(Board(puzzle.fen), puzzle.moves)
+                problems += _prove_material(Board(puzzle.fen, variant=puzzle.variant), puzzle.moves)
     except MakrukError as error:
         problems.append(f"rules error: {error}")
     return Verdict(puzzle.id, tuple(problems), nodes)

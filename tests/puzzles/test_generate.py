@@ -5,13 +5,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
-
 from bot.engines import InfoLine
-from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, read_records
+from bot.puzzles.acceptance import check_record
+from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, load_verification, read_records
 from bot.puzzles.generate import GenerateSettings, generate, puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
 from bot.puzzles.verify import verify_puzzle
@@ -41,7 +39,7 @@ def test_the_bank_file_keeps_headers_and_puzzles_apart(tmp_path):
 
 
 def test_themes_and_ratings_follow_the_line():
-    assert tags(MATE2.fen, MATE2.solution, "mate", 2) == ("mate", "mateIn2", "check", "rua", "middlegame")
+    assert tags(MATE2.fen, MATE2.solution, "mate", 2) == ("mate", "mateIn2", "check", "rua", "short", "middlegame")
     assert "promotion" in tags(MATE2_TWO_ENDINGS.fen, MATE2_TWO_ENDINGS.solution, "mate", 2)
     assert tags(MATERIAL.fen, MATERIAL.solution, "material", None)[:3] == ("material", "check", "capture")
     assert not is_sacrifice(MATERIAL.fen, MATERIAL.solution)
@@ -51,17 +49,20 @@ def test_themes_and_ratings_follow_the_line():
     assert puzzle_id(MATE2.fen, "c2h2") == puzzle_id(MATE2.fen.replace(" 0 61", " 5 70"), "c2h2")
 
 
-@pytest.mark.skipif(not os.access(ENGINE, os.X_OK), reason="Fairy-Stockfish is not installed")
-def test_a_short_run_appends_proved_puzzles_and_resumes(tmp_path: Path):
-    bank = tmp_path / "bank.jsonl"
-    settings = GenerateSettings(target=50, seed=11)
-    generate(settings, bank=bank, engine_path=ENGINE, max_games=2)
-    generate(GenerateSettings(target=50, seed=12), bank=bank, engine_path=ENGINE, max_games=1)
-    runs = load_runs(bank)
-    assert [r["settings"]["seed"] for r in runs] == [11, 12]
-    assert runs[0]["engine"].startswith("Fairy-Stockfish")
-    puzzles = load_bank(bank)
-    assert len({" ".join(p.fen.split()[:2]) for p in puzzles}) == len(puzzles)
+def test_a_short_run_keeps_its_state_and_resumes(tmp_path: Path):
+    state_path = tmp_path / "state.json"
+    settings = GenerateSettings(targets={"makruk": 50}, seed=11)
+    first = generate(settings, directory=tmp_path, state_path=state_path, engine_path=ENGINE, max_games=1)
+    assert first["games"] == {"makruk": 1} and first["seed"] == 11
+    # A second run resumes: the seed of the state wins over the new settings', the counter goes on.
+    again = generate(GenerateSettings(targets={"makruk": 50}, seed=99), directory=tmp_path,
+                     state_path=state_path, engine_path=ENGINE, max_games=1)
+    assert again["games"] == {"makruk": 2} and again["seed"] == 11
+    assert again["cpu_seconds"]["makruk"] > first["cpu_seconds"]["makruk"] > 0
+    assert sum(again["rejected"].get("makruk", {}).values()) + again["kept"].get("makruk", 0) \
+        == again["candidates"].get("makruk", 0)
+    puzzles = load_bank(tmp_path / "bank.jsonl")
+    records = load_verification(tmp_path / "verification.jsonl")
     for p in puzzles:
-        assert p.run in {r["run"] for r in runs}
         assert verify_puzzle(p).ok
+        assert check_record(p.moves, p.kind, p.mate_in, p.variant, records[p.id]) == []

@@ -1,0 +1,115 @@
+"""Candidate positions for puzzles: Fairy-Stockfish's games against itself at mixed levels.
+
+After a few random plies a strong side (``play_nodes`` a move) plays a weak one (``weak_nodes``,
+now and then its second or third choice), so games end in mates and blunders. Every move is
+replayed by the project's rules (a move they refuse ends the game). The game's own MultiPV 3
+search is the cheap screen: a position is a candidate when the side to move sees a short mate
+that its second choice does not match, or a clear gain it is not already ahead by, the second
+choice clearly worse, and which it was not already winning clearly before the opponent's move
+(far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
+once both armies are deployed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from makruk import Board, Move, starting_fen
+
+from ..engines import EnginePosition, InfoLine, SyncUciEngine
+from .acceptance import MARGIN, MARGIN_MATE, MAX_SOLVER_MOVES, win_chance
+from .verify import count_cannot_matter
+
+log = logging.getLogger(__name__)
+
+PLAY_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    play_nodes: tuple[int, int] = (1500, 6000)  # the stronger side's budget per move
+    weak_nodes: tuple[int, int] = (100, 700)  # the weaker side's: games must end in mates and blunders
+    random_plies: tuple[int, int] = (2, 10)
+    margin_cp: int = 40  # the strong side picks among moves this close to its best
+    wild_rate: float = 0.12  # the weak side's share of second or third choices
+    max_plies: int = 200
+    min_win_cp: int = 200  # a material candidate's score at least
+    # The win chance the side to move had before the opponent's move, at most (about +1,000
+    # and +270 cp in Makruk): far ahead, a side has many ways to mate or win.
+    max_before_mate: float = 0.6
+    max_before_material: float = 0.2
+
+
+def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings) -> Iterator[str]:
+    """One game's candidate positions (FENs without history), in the order played."""
+    start = starting_fen(variant)
+    board = Board(start, variant=variant)
+    moves: list[str] = []
+    random_plies = rng.randint(*s.random_plies)
+    strong = rng.choice((True, False))
+    budget = {strong: rng.randint(*s.play_nodes), not strong: rng.randint(*s.weak_nodes)}
+    seen: list[tuple[int, str, bool]] = []  # ply, fen, promising
+    deployed = variant != "sittuyin"
+    before = 0.0  # the side to move's win chance before the opponent's last move
+    while len(moves) < s.max_plies and not board.is_game_over():
+        legal = board.legal_moves()
+        deployed = deployed or not _deploying(board)
+        if len(moves) < random_plies and deployed:
+            move = rng.choice(legal)
+        else:
+            result = engine.go(EnginePosition(start, tuple(moves), variant=variant), nodes=budget[board.turn],
+                               multipv=3, timeout=PLAY_SECONDS)
+            lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
+            if not lines or result.stopped:
+                break
+            if deployed and count_cannot_matter(board):
+                seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
+            before = -win_chance(lines[0].score_cp, lines[0].mate, variant)  # the next mover's view
+            move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
+            if move not in legal:
+                log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())
+                break
+        board.push(move)
+        moves.append(move.uci())
+    for _, fen, promising in seen:
+        if promising:
+            yield fen
+
+
+def puzzle_fen(board: Board) -> str:
+    """The position alone: no history, the half-move clock reset (no count is running)."""
+    fields = board.fen().split()
+    fields[4] = "0"
+    return " ".join(fields)
+
+
+def _deploying(board: Board) -> bool:
+    in_deployment = getattr(board, "in_deployment", None)
+    return bool(in_deployment and in_deployment())
+
+
+def _choose(lines: list[InfoLine], rng: random.Random, s: PlaySettings, *, wild: bool) -> str:
+    best = lines[0]
+    if best.mates:
+        return best.pv[0]
+    if wild and len(lines) > 1 and rng.random() < s.wild_rate:
+        return rng.choice(lines[1:]).pv[0]
+    near = [line for line in lines if line.value() >= best.value() - s.margin_cp]
+    return rng.choice(near).pv[0]
+
+
+def _promising(lines: list[InfoLine], before: float, variant: str, s: PlaySettings) -> bool:
+    """A blunder's punishment, as lichess finds its candidates: the side to move was not clearly
+    winning before the opponent's move, and now has a mate or a gain its second choice misses."""
+    best = lines[0]
+    second = lines[1] if len(lines) > 1 else None
+    gap = 2.0 if second is None else (win_chance(best.score_cp, best.mate, variant)
+                                      - win_chance(second.score_cp, second.mate, variant))
+    if best.mates:
+        return (best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= 0.75 * MARGIN_MATE
+                and before <= s.max_before_mate)
+    return (best.score_cp is not None and best.score_cp >= s.min_win_cp and gap >= 0.75 * MARGIN
+            and before <= s.max_before_material)
