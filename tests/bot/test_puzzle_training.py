@@ -202,7 +202,8 @@ def test_the_console_process_keeps_the_puzzle_contract(tmp_path: Path) -> None:
     assert posed.returncode == 0, posed.stderr
     puzzle = json.loads(posed.stdout.splitlines()[0])["puzzle"]
     assert set(puzzle) == {"id", "rating", "variant"} and isinstance(puzzle["rating"], int)
-    banks = sorted((Path(__file__).parents[2] / "bot/puzzles").glob("bank*.jsonl"))  # each variant's file
+    shelf = Path(__file__).parents[2] / "bot/puzzles"
+    banks = [*sorted(shelf.glob("bank*.jsonl")), shelf / "legacy.jsonl"]  # each variant's file, the legacy one
     shipped = {row["id"]: row for path in banks for row in map(json.loads, path.read_text("utf-8").splitlines())
                if "id" in row}
     row = shipped[puzzle["id"]]
