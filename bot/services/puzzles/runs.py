@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from makruk import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
+from makruk import Move
 from storage import VersionConflict
 from storage.records import Player, Puzzle, PuzzleRun, RatedPuzzle, RunMode
 
@@ -27,7 +27,7 @@ from ..errors import Refusal
 from ..notation import move_text
 from ..outbox import AnswerWith
 from .cards import board_after, is_mate_puzzle, puzzle_data, solution_text
-from .solving import Solving
+from .solving import Solving, read_answer
 
 MODES: tuple[RunMode, ...] = ("streak", "storm", "race")
 STREAK_SKIPS = 1
@@ -92,15 +92,9 @@ class Runs(Solving):
         assert run.puzzle_id is not None  # a going run always has its puzzle
         puzzle = await self._puzzle(run.puzzle_id)
         board = board_after(puzzle, run.ply)
-        try:
-            move = board.parse_move(text)
-        except InvalidMoveError:
+        move = read_answer(language, board, text)
+        if move is None:
             return None
-        except AmbiguousMoveError as error:
-            names = ", ".join(move_text(language, board, m) for m in error.candidates)
-            raise Refusal("ambiguous", text=text[:20], candidates=names) from None
-        except IllegalMoveError as error:
-            raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
         player = await self._player(msg)
         if self._timed_out(run):
             return await self._finish(msg, language, run, player, [self.t(language, "training.storm.time_up")], keep)

@@ -17,6 +17,19 @@ from .cards import is_mate_puzzle, refutation, solution_text
 from .training import Training
 
 
+def read_answer(language: str, board: Board, text: str) -> Move | None:
+    """The move ``text`` names on ``board``; None when it names no move (chatter, not an
+    answer). An ambiguous or illegal move is refused with its code."""
+    try:
+        return board.parse_move(text)
+    except InvalidMoveError:
+        return None
+    except AmbiguousMoveError as error:
+        names = ", ".join(move_text(language, board, m) for m in error.candidates)
+        raise Refusal("ambiguous", text=text[:20], candidates=names) from None
+    except IllegalMoveError as error:
+        raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
+
 class Solving(Training):
     async def _answer_post(self, msg: Incoming, language: str, text: str, known: Player | None,
                            keep: AnswerWith = unkept) -> list[Reply] | None:
@@ -27,15 +40,9 @@ class Solving(Training):
             return None
         puzzle = await self._puzzle(post.puzzle_id)
         ply, board = await self._position(post, puzzle, known)
-        try:
-            move = board.parse_move(text)
-        except InvalidMoveError:
+        move = read_answer(language, board, text)
+        if move is None:
             return None
-        except AmbiguousMoveError as error:
-            names = ", ".join(move_text(language, board, m) for m in error.candidates)
-            raise Refusal("ambiguous", text=text[:20], candidates=names) from None
-        except IllegalMoveError as error:
-            raise Refusal(f"illegal.{error.code}", text=text[:20]) from None
         player = known or await self._player(msg)
         await self._require_unfinished(post, player)
         return await self._try(msg, language, post, puzzle, player, ply, board, move, keep)
