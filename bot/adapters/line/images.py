@@ -92,7 +92,7 @@ class ImageStore:
         self._write(self.directory / f"{digest}.png", png)
         preview = self.directory / f"{digest}-preview.png"
         if not preview.exists():
-            self._write(preview, _shrink(png))
+            self._write(preview, shrink(png))
         return f"{self.base_url}/images/{digest}.png", f"{self.base_url}/images/{digest}-preview.png"
 
     # --- the disk ---------------------------------------------------------------------
@@ -235,11 +235,12 @@ def _png(png: bytes) -> web.Response:
     return web.Response(body=png, headers={**_CACHE, "Content-Type": "image/png"})
 
 
-def _shrink(png: bytes) -> bytes:
+def shrink(png: bytes, *, width: int = PREVIEW_WIDTH, tallest: int = 4) -> bytes:
+    """A preview ``width`` wide of a picture at most ``tallest`` times as tall as wide."""
     from PIL import Image
 
     with Image.open(io.BytesIO(png)) as image:
-        image.thumbnail((PREVIEW_WIDTH, PREVIEW_WIDTH * 4))
+        image.thumbnail((width, width * tallest))
         out = io.BytesIO()
         image.save(out, "PNG", optimize=True)
     return out.getvalue()

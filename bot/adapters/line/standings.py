@@ -27,13 +27,14 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import io
 import logging
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+
+from .images import shrink
 
 log = logging.getLogger(__name__)
 
@@ -101,19 +102,9 @@ class StandingsPictures:
             if png is None:  # no such round, or standings that may still change: nothing to keep
                 raise web.HTTPNotFound()
             if variant == PREVIEW:
-                png = await asyncio.to_thread(_shrink, png)
+                png = await asyncio.to_thread(shrink, png, width=PREVIEW_WIDTH, tallest=16)
             self._recent[name] = png
             while len(self._recent) > KEEP:
                 self._recent.popitem(last=False)
         self._recent.move_to_end(name)
         return web.Response(body=png, headers=_CACHE)
-
-
-def _shrink(png: bytes) -> bytes:
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as image:
-        image.thumbnail((PREVIEW_WIDTH, PREVIEW_WIDTH * 16))
-        out = io.BytesIO()
-        image.save(out, "PNG", optimize=True)
-    return out.getvalue()
