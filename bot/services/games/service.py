@@ -346,9 +346,13 @@ class GameService:
         return await self.table.with_image(reply)
 
     async def _draw_again(self, reply: Reply) -> Reply:
-        """A reply from the outbox with its picture: a puzzle card (it has a caption) or a board."""
+        """A reply from the outbox with its picture: a puzzle card (it has a caption), an event's
+        standings, or a board."""
         if reply.board is not None and reply.board.caption is not None and self.table.puzzles is not None:
             return await self.table.puzzles.with_card(reply)
+        if reply.kind == "tournament_standings" and reply.image is None and reply.data and self.table.desk is not None:
+            png = await self.table.desk.standings_png(reply.data["tournament"], reply.data["round"], reply.language)
+            return replace(reply, image=png) if png is not None else reply
         return await self.table.with_image(reply)
 
 

@@ -45,6 +45,10 @@ class TournamentDesk(Protocol):
         """``export ID trf``: the event as a FIDE TRF-16 file."""
         ...
 
+    async def standings_png(self, tournament_id: int, round_number: int, language: str) -> bytes | None:
+        """The standings picture after a closed round (None while they may change)."""
+        ...
+
     async def refuse_new(self, table: Table, ctx: Context) -> None:
         """Raises a Refusal when the sender may not start a casual game here (an active entrant
         of the chat's running event)."""

@@ -21,7 +21,7 @@ from ...messages import Reply
 from ..errors import Refusal
 from ..games.context import Context
 from . import arena, calendar, events, grammar, history, notices, picture, present, pushes, reminders, rota, rounds
-from .organizers import may_organize
+from .organizers import may_organize, may_read
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -58,7 +58,21 @@ async def _tournament(service: TournamentService, ctx: Context, args: tuple[str,
         event = await _event(service, ctx, args[1:])
         return [_reply(ctx, present.rules_text(t, await notices.view(service, event)))]
     event = await _event(service, ctx, args)
-    return [_reply(ctx, present.event_summary(t, await notices.view(service, event)))]
+    summary = _reply(ctx, present.event_summary(t, await notices.view(service, event)))
+    if event.status != "finished":
+        return [summary]
+    return [summary, await _final_standings(service, ctx, event)]  # the permanent link the final post names
+
+
+async def _final_standings(service: TournamentService, ctx: Context, event: Tournament) -> Reply:
+    """A finished event's final standings, as its final post told them."""
+    state = await service.storage.tournament_state(event.id)
+    names = await service.names(state)
+    t = present.texts(service.table.catalog, ctx.language)
+    if event.pairing_system == "arena":
+        return arena.standings_reply(t, ctx.language, event, state, names, final=True)
+    past = history.history_of(state, names)
+    return notices.standings_reply(t, ctx.language, event, past, event.last_round, final=True)
 
 
 # --- announcing --------------------------------------------------------------------------------
@@ -203,8 +217,12 @@ async def show(service: TournamentService, ctx: Context, name: str, args: tuple[
         me = await service.table.player(ctx)
         past = history.history_of(state, names, through=number)
         reply = notices.standings_reply(t, ctx.language, event, past, number, final=False, asking=me.id)
-        if pushes.per_member(event) and picture.settled(state, number):  # LINE's picture, named by its URL
-            reply = dataclasses.replace(reply, data=pushes.with_picture(reply.data, event.id, number))
+        if picture.settled(state, number):
+            if not ctx.msg.pictures:  # LINE's picture, named by its URL
+                reply = dataclasses.replace(reply, data=pushes.with_picture(reply.data, event.id, number))
+            else:
+                png = await picture.standings_png(service, event.id, number, ctx.language)
+                reply = dataclasses.replace(reply, image=png)
         return [reply]
     boards = [(b.white, b.black, b.game_id) for b in history.round_boards(state, number)]
     bye = next((b.player_id for b in state.byes if b.round == number and b.kind == "pairing"), None)
@@ -221,9 +239,12 @@ async def _event(service: TournamentService, ctx: Context, args: Sequence[str]) 
         if not number.isdigit():
             raise Refusal("bad_option", option=args[0][:20])
         try:
-            return await service.storage.tournament(int(number))
+            event = await service.storage.tournament(int(number))
         except NotFound:
-            raise Refusal("no_such_tournament", id=number[:12]) from None
+            event = None
+        if event is None or not may_read(event, ctx.msg):
+            raise Refusal("no_such_tournament", id=number[:12])
+        return event
     return await _open_event(service, ctx)
 
 

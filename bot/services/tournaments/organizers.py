@@ -26,3 +26,9 @@ def may_organize_rota(player_id: int, msg: Incoming) -> bool:
     """A rota is kept by a server's managers on Discord; elsewhere by anyone in the group
     (its events are then organized by the rota's maker)."""
     return msg.manager or msg.platform != "discord"
+
+
+def may_read(event: Tournament, msg: Incoming) -> bool:
+    """Whether ``tournament ID`` and ``export ID trf`` may show ``event`` here: in its own
+    server or group (another community's players' names stay there)."""
+    return event.platform == msg.platform and (event.community or event.channel) == (msg.community or msg.channel)

@@ -28,7 +28,7 @@ from ..errors import Refusal
 from ..games.context import Context
 from ..games.table import Table
 from . import arena, commands, history, picture, rota, rounds
-from .organizers import is_group
+from .organizers import is_group, may_read
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,10 @@ class TournamentService:
             state = await self.storage.tournament_state(tournament_id)
         except NotFound:
             raise Refusal("no_such_tournament", id=tournament_id) from None
-        names = await self.names(state)
         event = state.tournament
+        if not may_read(event, ctx.msg):
+            raise Refusal("no_such_tournament", id=tournament_id)
+        names = await self.names(state)
         control = (f"{event.clock_initial}+{event.clock_increment}" if event.clock_initial is not None
                    else f"{event.move_seconds} s/move")
         info = EventInfo(name=f"Tournament {event.id} ({event.variant})", start=(event.starts or event.created).date(),
