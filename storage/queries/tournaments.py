@@ -102,14 +102,17 @@ def change_tournament(tournament_id: int, version: int, changes: Mapping[str, An
                       byes: Sequence[Bye], forbidden: Sequence[tuple[int, int]], notices: Sequence[NewNotice],
                       now: datetime) -> Plan[Tournament]:
     """The compare-and-set with `changes` (Tournament fields), then the rows: entrants
-    inserted or changed (their `joined` kept), byes set, forbidden pairs added."""
+    inserted or changed (their `joined` kept, but for a rejoin: it counts from then), byes set,
+    forbidden pairs added."""
     event = yield from _compare_and_set(tournament_id, version, changes, now)
     if entrants:
         yield many(
             """INSERT INTO tournament_entrants (tournament_id, player_id, rating, seat, withdrawn, joined)
                VALUES (?, ?, ?, ?, ?, ?)
                ON CONFLICT (tournament_id, player_id) DO UPDATE SET
-                   rating = excluded.rating, seat = excluded.seat, withdrawn = excluded.withdrawn""",
+                   rating = excluded.rating, seat = excluded.seat, withdrawn = excluded.withdrawn,
+                   joined = CASE WHEN tournament_entrants.withdrawn AND NOT excluded.withdrawn
+                                 THEN excluded.joined ELSE tournament_entrants.joined END""",
             [(tournament_id, e.player_id, e.rating, e.seat, e.withdrawn, now if e.joined is None else utc(e.joined))
              for e in entrants])
     yield from _store_byes(tournament_id, byes)

@@ -55,3 +55,32 @@ async def test_a_closed_rounds_standings_come_with_their_picture(storage: Storag
     await event.notices()
     closed = await event.ok("alice", "standings 1")
     assert closed[0].image is not None and closed[0].image.startswith(PNG)
+
+
+async def test_a_player_withdrawn_for_two_forfeits_may_rejoin_and_play_on(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    players = ["alice", "bob", "cy", "dan", "eve", "fay"]  # an even field: dan plays the first two rounds
+    pairings = (await start_event(event, "swiss 4 rounds 3+2", players))[0]
+    for _ in (1, 2):  # dan never makes a first move, twice
+        for pair in pairings["pairs"]:
+            if "dan" in (pair["white"], pair["black"]):
+                if pair["black"] == "dan":
+                    await event.ok(pair["white"], "e3e4")
+            else:
+                await event.ok(pair["black"], "resign")
+        clock.advance(seconds=61)
+        told = await event.notices()
+        pairings = next(n.reply.data or {} for n in told if n.reply.kind == "tournament_pairings")
+    dan = await storage.find_player("console", "dan")
+    assert dan is not None
+    state = await event.event_state()
+    forfeited = sum(1 for b in state.boards if dan.id in (b.white, b.black) and b.reason == "forfeit")
+    assert forfeited == 2
+    assert next(e for e in state.entrants if e.player_id == dan.id).withdrawn
+    await event.ok("dan", "join")  # back, with the missed round as an absence
+    for pair in pairings["pairs"]:  # round 3, without dan
+        await event.ok(pair["black"], "resign")
+    fourth = next(n.reply.data or {} for n in await event.notices() if n.reply.kind == "tournament_pairings")
+    state = await event.event_state()
+    assert not next(e for e in state.entrants if e.player_id == dan.id).withdrawn
+    assert "dan" in {p["white"] for p in fourth["pairs"]} | {p["black"] for p in fourth["pairs"]} | {fourth["bye"]}

@@ -54,14 +54,22 @@ def open_boards(state: TournamentState, number: int) -> tuple[BoardRow, ...]:
 
 
 def forfeits(state: TournamentState) -> dict[int, int]:
-    """How many games each player lost by forfeit in the event (two withdraw them)."""
+    """How many games each player lost by forfeit in the event since they last joined (two
+    withdraw them; a player who rejoins after that starts again from none)."""
+    joined = {e.player_id: e.joined for e in state.entrants}
     lost: dict[int, int] = {}
+
+    def count(player: int, board: BoardRow) -> None:
+        since = joined.get(player)
+        if board.finished is None or since is None or board.finished >= since:
+            lost[player] = lost.get(player, 0) + 1
+
     for board in state.boards:
         score = score_of(board)
         if score in ("0-1F", "0-0F"):
-            lost[board.white] = lost.get(board.white, 0) + 1
+            count(board.white, board)
         if score in ("1-0F", "0-0F"):
-            lost[board.black] = lost.get(board.black, 0) + 1
+            count(board.black, board)
     return lost
 
 
