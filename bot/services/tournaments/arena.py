@@ -33,7 +33,7 @@ from ...tournaments.tiebreaks import Row, standings
 from ..errors import Refusal
 from ..games.context import Context
 from ..games.table import COLORS
-from . import history, notices, present, rounds
+from . import history, notices, present, pushes, rounds
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -193,6 +193,8 @@ async def pair_batch(service: TournamentService, state: TournamentState, since: 
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
         rows = [notices.notice(event, "tournament_pairings", pairings, f"r{number}", due=due)]
+        if pushes.per_member(event):
+            return rows  # LINE: the batch's pairings say it; a notice per game would flood the group
         for n, ((w, b), game) in enumerate(zip(pairs, games, strict=True), start=1):
             here = tuple(users[p] for p in (w, b) if p in users)
             view = rounds._view(game, names, users)

@@ -27,6 +27,7 @@ GRACE: Final = timedelta(minutes=10)  # a correspondence round's notice waits th
 ARENA_GRACE: Final = timedelta(seconds=20)  # an arena batch's pairings: a reply in that time carries them
 # What a round's notice says again (the standings), so those still waiting are marked sent with it.
 SUPERSEDED_KINDS: Final = frozenset({"tournament_result", "tournament_move", "tournament_started"})
+_BATCH: Final = re.compile(r"r\d+")
 _PUSHED: Final = re.compile(r"r\d+|f|x|m(day|hour|5m)")  # a round, the end, a cancellation, a start's reminder
 
 
@@ -38,11 +39,22 @@ def may_push(event: Tournament, mark: str) -> bool:
     """Whether the event's notice ``mark`` may be pushed (else it rides on the chat's next reply).
 
     >>> from types import SimpleNamespace
-    >>> line = SimpleNamespace(platform="line")
+    >>> line = SimpleNamespace(platform="line", pairing_system="swiss")
     >>> [m for m in ("r1", "r12", "s1", "f", "b", "g31", "mhour", "mr3:day") if may_push(line, m)]
     ['r1', 'r12', 'f', 'mhour']
+
+    An arena's batches are its rounds, a pairing every few minutes: only its first is pushed,
+    the rest ride on the replies of the games being played (every move gets one).
+
+    >>> arena = SimpleNamespace(platform="line", pairing_system="arena")
+    >>> [m for m in ("r1", "r2", "r12", "f", "mhour") if may_push(arena, m)]
+    ['r1', 'f', 'mhour']
     """
-    return not per_member(event) or _PUSHED.fullmatch(mark) is not None
+    if not per_member(event):
+        return True
+    if event.pairing_system == "arena" and _BATCH.fullmatch(mark):
+        return mark == "r1"
+    return _PUSHED.fullmatch(mark) is not None
 
 
 def due(event: Tournament, now: datetime) -> datetime | None:
