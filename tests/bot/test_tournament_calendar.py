@@ -39,3 +39,14 @@ async def test_no_calendar_without_a_start_or_off_discord(storage: Storage, cloc
     await line.ok("alice", "tournament new swiss 3 rounds 3+2 in 2h")
     kinds = {n.reply.kind for n in [*await discord.notices(), *await line.notices()]}
     assert not kinds & {"tournament_scheduled", "tournament_unscheduled"}
+
+
+async def test_a_weekly_rotas_event_goes_into_the_calendar_once(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock, platform="discord", channel="44")
+    await event.ok("alice", "tournament weekly thursday 20:00 arena 3+2 90m", manager=True)
+    told = await event.notices()
+    assert [n.reply.kind for n in told].count("tournament") == 1  # the announcement
+    scheduled = [n for n in told if n.reply.kind == "tournament_scheduled"]
+    opened = await storage.open_tournament("discord", "44")
+    assert opened is not None and [n.reply.data["tournament"] for n in scheduled if n.reply.data] == [opened.id]
+    assert not [n for n in await event.notices() if n.reply.kind == "tournament_scheduled"]

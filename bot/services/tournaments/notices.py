@@ -97,6 +97,8 @@ def game_reply(t: present.Text, language: str, event: Tournament, round_number: 
                mentions: tuple[User, ...]) -> Reply:
     """A board's game has started (on Discord, the first post of its thread)."""
     text = t("tournament.pair.line", board=board, white=game.white, black=game.black, game=game.id)
-    text = t("tournament.round.header", id=event.id, round=round_number, rounds=event.rounds or "?") + "\n" + text
+    header = (t("tournament.round.header_arena", id=event.id) if event.pairing_system == "arena"
+              else t("tournament.round.header", id=event.id, round=round_number, rounds=event.rounds or "?"))
+    text = header + "\n" + text
     return Reply(kind="tournament_game", text=text, language=language, game=game, mentions=mentions)
 

@@ -21,7 +21,7 @@ from storage.records import NewNotice, NewTournament, Rota, TimeControl, Tournam
 from ...messages import Platform, Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import events, grammar, notices, present, reminders
+from . import calendar, events, grammar, notices, present, reminders
 from .organizers import may_organize_rota
 
 if TYPE_CHECKING:
@@ -109,7 +109,8 @@ async def _announcement(service: TournamentService, rota: Rota) -> Callable[[Tou
                                  rounds=event.rounds, zone=sub.timezone if sub else grammar.DEFAULT_ZONE)
         reply = Reply(kind="tournament", text=present.announcement(t, view), language=language,
                       data={"role": event.role} if event.role else None)
-        return [notices.notice(event, "tournament_announced", reply, "a")]
+        told = notices.notice(event, "tournament_announced", reply, "a")
+        return [told, *calendar.scheduled(t, language, event, view)]  # Discord's calendar too
 
     return announce
 
