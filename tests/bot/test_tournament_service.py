@@ -79,6 +79,20 @@ async def test_a_late_entry_gets_half_point_byes_until_half_the_rounds_have_star
     await event.refused("fay", "join", "entries_closed")  # two of four rounds have started
 
 
+async def test_a_half_point_bye_asked_for_is_shown_with_the_rounds_pairings(event: Event) -> None:
+    first = (await start_event(event, "swiss 3 rounds 3+2", [*FOUR, "eve"]))[0]
+    await event.ok("dan", "tournament bye")
+    await play_round(event, first)
+    posted = [n.reply for n in await event.notices() if n.reply.kind == "tournament_pairings"]
+    second = [r.data or {} for r in posted]
+    assert [d["round"] for d in second] == [2]
+    assert "dan" not in {p["white"] for p in second[0]["pairs"]} | {p["black"] for p in second[0]["pairs"]}
+    asked_for = "Bye: dan (½ pts)"
+    assert asked_for in posted[0].text
+    assert asked_for in (await event.ok("bob", "pairings"))[0].text
+    assert asked_for not in (await event.ok("bob", "pairings 1"))[0].text
+
+
 async def test_withdraw_and_rejoin(event: Event) -> None:
     first = (await start_event(event, "swiss 3 rounds 3+2", FOUR))[0]
     await event.ok("dan", "withdraw")

@@ -226,8 +226,9 @@ async def show(service: TournamentService, ctx: Context, name: str, args: tuple[
         return [reply]
     boards = [(b.white, b.black, b.game_id) for b in history.round_boards(state, number)]
     bye = next((b.player_id for b in state.byes if b.round == number and b.kind == "pairing"), None)
+    absent = [(b.player_id, b.kind) for b in state.byes if b.round == number and b.kind != "pairing"]
     return [notices.pairings_reply(t, ctx.language, await notices.view(service, event, state), number, boards, bye,
-                                   names)]
+                                   names, absent=absent)]
 
 
 # --- helpers -----------------------------------------------------------------------------------

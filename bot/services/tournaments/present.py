@@ -161,8 +161,10 @@ def rules_text(t: Text, event: EventView) -> str:
 
 def pairings_text(t: Text, event: EventView, round_number: int, boards: Sequence[RoundBoard],
                   bye: tuple[str, ByeKind] | None = None, *, before: Sequence[Row] | None = None,
-                  window_ends: datetime | None = None) -> str:
-    """One message per round: the standings after the round before (if given), then the pairings."""
+                  window_ends: datetime | None = None, absent: Sequence[tuple[str, ByeKind]] = ()) -> str:
+    """One message per round: the standings after the round before (if given), then the pairings,
+    the pairing-allocated bye and the players who sit the round out (``absent``: a half-point bye
+    asked for, a late entry's, an absence)."""
     lines: list[str] = []
     if before:
         lines.append(t("tournament.round.standings_before", round=round_number - 1))
@@ -175,8 +177,7 @@ def pairings_text(t: Text, event: EventView, round_number: int, boards: Sequence
                        rounds=event.rounds or event.spec.rounds or "?"))
     lines += [t("tournament.pair.line", board=n, white=b.white, black=b.black, game=b.game)
               for n, b in enumerate(boards, start=1)]
-    if bye is not None:
-        name, kind = bye
+    for name, kind in ([bye] if bye is not None else []) + list(absent):  # the pairing's bye, then those asked for
         lines.append(t("tournament.bye.line", name=name, points=points_label(t, 1.0 if kind == "pairing" else
                                                                           0.5 if kind == "half" else 0.0)))
     if window_ends is not None:

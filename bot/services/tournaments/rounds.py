@@ -248,6 +248,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         if event.last_round else None
     shown_event = await notices.view(service, event, state)
     left = [t("tournament.withdrawn.forfeits", name=names.get(p, "?"), id=event.id) for p in leaving]
+    absent = [(b.player_id, b.kind) for b in state.byes if b.round == number and b.kind != "pairing"]
 
     def told(games: Sequence[Game]) -> list[NewNotice]:
         made = iter(games)  # in board order, for the boards that have a game
@@ -259,7 +260,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         mentions = tuple(users[p] for w, b, _ in shown for p in (w, b) if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
                                           [(w, b, g.id if g else None) for w, b, g in shown], bye, names,
-                                          window_ends=window_ends, mentions=mentions)
+                                          window_ends=window_ends, mentions=mentions, absent=absent)
         if left:
             pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
         if number == 1 and event.role:
