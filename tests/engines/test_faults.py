@@ -190,7 +190,7 @@ def ended(pid: int) -> bool:
     """The process is gone, or dead and not yet reaped (a zombie)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before or while it was read
         return True
     return stat.rsplit(")", 1)[1].split()[0] == "Z"
 
