@@ -167,3 +167,56 @@ def _two_connected_one_separate(squares: tuple[int, ...]) -> bool:
         if _touch(pair[0], pair[1]) and not any(_touch(lone, sq) for sq in pair):
             return True
     return False
+
+
+# --- a count written in a FEN, as Fairy-Stockfish writes it -----------------------------------
+#
+# Fairy-Stockfish counts on its own and writes the count in place of the en-passant field and
+# the half-move clock: the limit and the count so far, both in plies. A position whose count has
+# passed the limit is drawn, checkmate first; so the side to move still has
+# (limit - ply) // 2 + 1 moves to give mate (tests/puzzles/test_counting.py shows the engine
+# reading it so). This project's own counts are declared by the players and kept with the game,
+# not in the FEN; a puzzle uses this form to carry the count it is set under.
+
+# Fairy-Stockfish's board's honour limit in plies (64 moves).
+FSF_BOARD_HONOUR_PLIES = 2 * BOARD_HONOUR_LIMIT
+
+
+def fen_count(fen: str) -> tuple[int, int] | None:
+    """The (limit, ply) a FEN's count fields hold, or None when it holds no count.
+
+    >>> fen_count("7k/8/5K2/8/8/8/8/R7 w - 32 30 1"), fen_count("7k/8/5K2/8/8/8/8/R7 w - - 0 1")
+    ((32, 30), None)
+    """
+    fields = fen.split()
+    if len(fields) < 5 or not (fields[3].isdigit() and fields[4].isdigit()):
+        return None
+    return int(fields[3]), int(fields[4])
+
+
+def count_moves_left(limit: int, ply: int) -> int:
+    """The moves the side to move has left to mate under a count at ``ply`` of ``limit`` plies."""
+    return (limit - ply) // 2 + 1
+
+
+def with_count(fen: str, limit: int, moves_left: int) -> str:
+    """``fen`` carrying a count of ``limit`` plies that leaves the side to move ``moves_left``
+    moves to mate (the other fields kept).
+
+    >>> with_count("7k/8/5K2/8/8/8/8/R7 w - - 0 1", 32, 2)
+    '7k/8/5K2/8/8/8/8/R7 w - 32 30 1'
+    """
+    ply = limit - 2 * (moves_left - 1)
+    if moves_left < 1 or ply < 0:
+        raise ValueError(f"a count of {limit} plies cannot leave {moves_left} moves")
+    fields = fen.split()
+    turn, flags, number = (fields[i] if len(fields) > i else default for i, default in ((1, "w"), (2, "-"), (5, "1")))
+    return f"{fields[0]} {turn} {flags} {limit} {ply} {number}"
+
+
+def fsf_count_limit(placement: Sequence[int], strong: Color) -> int:
+    """The limit in plies Fairy-Stockfish sets for the count ``strong`` mates under now: the
+    pieces' honour's base when the other side has a bare Khun, else the board's honour."""
+    if not is_bare(placement, not strong):
+        return FSF_BOARD_HONOUR_PLIES
+    return 2 * (pieces_honour_limit(placement, strong) + sum(1 for code in placement if code))

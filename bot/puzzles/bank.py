@@ -49,6 +49,7 @@ KNOWN_THEMES = frozenset({
     "forkMa", "forkKhon", "forkMet", "forkBia", "pin", "skewer", "discoveredAttack",
     "ruaMaMate", "twoRuaMate", "metMate", "khonMate", "smotheredMate",
     "makpongCheck", "oukLeap", "sittuyinPromotion", "oneMove", "veryLong",
+    "countingRace", "piecesHonour", "boardHonour",
 })
 
 

@@ -5,7 +5,8 @@ cleared hash, so the same search gives the same answer later), which must agree 
 move and show it to be an only move (``acceptance.check_solver_ply``); then the defender's best
 reply at the larger budget. A mate ends the line; a material line ends after the second or a
 later solver move once the gain has settled (``verify.settle``) and no endgame count can draw
-it. What the engine said is returned as the verification record stored beside the bank.
+it; a counting puzzle (``counting``) is a mate in exactly the moves its count leaves. What the
+engine said is returned as the verification record stored beside the bank.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .acceptance import (
     margin,
     multipv,
 )
+from .counting import puzzle_count
 from .verify import count_cannot_matter, material, settle
 
 SEARCH_SECONDS = 60.0  # a search this long is an engine that hangs
@@ -73,7 +75,8 @@ class EngineCheck:
     def build(self, fen: str, variant: str, *, first: str | None = None) -> Built:
         """The accepted line from ``fen`` (starting with ``first`` when given), or ``Rejected``."""
         board = Board(fen, variant=variant)
-        if not count_cannot_matter(board):
+        count = puzzle_count(fen, variant)  # a counting puzzle: a mate in exactly the count's moves
+        if count is None and not count_cannot_matter(board):
             raise Rejected("count: an endgame count could matter")
         solver = board.turn
         before = material(board, solver)
@@ -101,8 +104,12 @@ class EngineCheck:
                     kind, mate_in = "mate", mate
                     if mate_in > MAX_SOLVER_MOVES:
                         raise Rejected(f"mate: too long (in {mate_in})")
+                    if count is not None and mate_in != count.moves_left:
+                        raise Rejected(f"count: a mate in {mate_in} under a count of {count.moves_left} moves")
             elif kind == "mate":
                 raise Rejected("mate: the defence holds")
+            elif count is not None:
+                raise Rejected("count: no mate within the count")
             else:
                 kind = "material"
             last = kind == "mate" and mate_in is not None and solver_move + 1 == mate_in

@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from makruk import Board, Move
+from makruk.counting import fen_count
+
 from ..engines import EnginePosition, SyncUciEngine
 from .acceptance import BUDGETS
 from .bank import BANK_PATH, BankPuzzle, append_records, bank_path, load_bank, verification_path
@@ -40,6 +43,7 @@ DEFAULT_ENGINE = "/usr/games/fairy-stockfish"
 TARGETS = {"makruk": 600, "asean": 140, "cambodian": 120, "makpong": 90, "sittuyin": 80}
 ID_PREFIX = {"makruk": "mk", "asean": "as", "cambodian": "ou", "makpong": "mp", "sittuyin": "st"}
 WARMUP_SHARE = 0.1  # mates in 1 (warm-ups) at most this share of a variant's target
+RACE_SHARE = 0.6  # counting races at most this share of a variant's target
 FOUND_DEPTH_MAX = 14
 SEARCH_SECONDS = 60.0
 
@@ -64,8 +68,11 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
     state = _load_state(state_path, settings)
     have = {v: len(load_bank(bank_path(v, directory))) for v in settings.targets}
     warmups = {v: sum(1 for p in load_bank(bank_path(v, directory)) if p.mate_in == 1) for v in settings.targets}
+    races = {v: sum(1 for p in load_bank(bank_path(v, directory)) if "countingRace" in p.themes)
+             for v in settings.targets}
     seen = {p.id for v in settings.targets for p in load_bank(bank_path(v, directory))}
-    seen_positions = {_position_key(p.fen) for v in settings.targets for p in load_bank(bank_path(v, directory))}
+    seen_positions = {key for v in settings.targets for p in load_bank(bank_path(v, directory))
+                      for key in _line_keys(p)}
     started = time.monotonic()
     games = 0
     with SyncUciEngine(engine_path, options={"Threads": settings.threads, "Hash": settings.hash_mb}) as engine:
@@ -84,9 +91,13 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
             counter = state["games"].get(variant, 0)
             cpu_before = _cpu_seconds()
             rng = random.Random(_game_seed(state["seed"], variant, counter))
+            raced = False  # a counting race kept from this game (its next positions are the same ending)
             for fen in candidates(engine, variant, rng, settings.play):
                 if _position_key(fen) in seen_positions or have[variant] >= settings.targets[variant]:
                     continue
+                race = fen_count(fen) is not None
+                if race and (raced or races[variant] >= RACE_SHARE * settings.targets[variant]):
+                    continue  # one race a game, and enough of them: the bank keeps its variety
                 seen_positions.add(_position_key(fen))
                 _count(state, variant, "candidates")
                 puzzle = _accept(check, engine, fen, variant, run_id, state)
@@ -108,8 +119,11 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
                                            "started": datetime.now(UTC).isoformat(timespec="seconds")}])
                 append_records(bank, [puzzle])
                 seen.add(puzzle.id)
+                seen_positions.update(_line_keys(puzzle))  # not again as the tail of this line
                 have[variant] += 1
                 warmups[variant] += puzzle.mate_in == 1
+                races[variant] += race
+                raced = raced or race
                 _count(state, variant, "kept")
                 log.info("kept %s %s %s (%s) rating %d: %s", variant, puzzle.id, puzzle.kind, " ".join(puzzle.moves),
                          puzzle.rating, ",".join(puzzle.themes))
@@ -193,6 +207,16 @@ def _game_seed(seed: int, variant: str, counter: int) -> int:
 
 def _position_key(fen: str) -> str:
     return " ".join(fen.split()[:2])
+
+
+def _line_keys(puzzle: BankPuzzle) -> set[str]:
+    """The positions of a puzzle's line before its last move."""
+    board = Board(puzzle.fen, variant=puzzle.variant)
+    keys = {_position_key(board.fen())}
+    for uci in puzzle.moves[:-1]:
+        board.push(Move.from_uci(uci))
+        keys.add(_position_key(board.fen()))
+    return keys
 
 
 def _load_state(path: Path, settings: GenerateSettings) -> dict:

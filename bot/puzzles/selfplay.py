@@ -2,13 +2,18 @@
 
 After a few random plies a strong side (``play_nodes`` a move) plays a weak one (``weak_nodes``,
 now and then its second or third choice), so games end in mates and blunders. Every move is
-replayed by the project's rules (a move they refuse ends the game), and a game ends once it is
-decided (``decided``), before the long mating phase that gives no candidate. The game's own MultiPV 3
+replayed by the project's rules (a move they refuse ends the game). The game's own MultiPV 3
 search is the cheap screen: a position is a candidate when the side to move sees a short mate
 that its second choice does not match, or a clear gain it is not already ahead by, the second
 choice clearly worse, and which it was not already winning clearly before the opponent's move
 (far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
 once both armies are deployed.
+
+A game ends once it is decided (``decided``): the long mating phase after that gives no such
+candidate. Where a count can be set (``counting``: Makruk, Makpong) it plays on to its mate
+instead, and without a Bia on the board every position where the side to move sees a short mate
+is a candidate under the count that leaves exactly that mate's moves: a counting race. Such a
+game ends when the engine has seen a draw for ``drawn_plies`` plies in a row.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from makruk import Board, Move, starting_fen
+from makruk.counting import has_unpromoted_bia
 
 from ..engines import EnginePosition, InfoLine, SyncUciEngine
 from .acceptance import MARGIN, MARGIN_MATE, MAX_SOLVER_MOVES, win_chance
+from .counting import COUNT_VARIANTS, counted
 from .verify import count_cannot_matter
 
 log = logging.getLogger(__name__)
@@ -46,6 +53,9 @@ class PlaySettings:
     # Makruk): from there the winner has many ways and nothing is promising (measured on 45
     # Makruk games: no candidate after it, 17 % of the CPU).
     decided: float = 0.85
+    # Where a count can be set (Makruk, Makpong) a decided game plays on to its mate, the
+    # counting races; it ends after this many plies in a row that the engine sees drawn.
+    drawn_plies: int = 12
 
 
 def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings) -> Iterator[str]:
@@ -59,6 +69,7 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
     seen: list[tuple[int, str, bool]] = []  # ply, fen, promising
     deployed = variant != "sittuyin"
     before = 0.0  # the side to move's win chance before the opponent's last move
+    drawn = 0  # plies in a row the engine has seen a draw without a Bia on the board
     while len(moves) < s.max_plies and not board.is_game_over():
         legal = board.legal_moves()
         deployed = deployed or not _deploying(board)
@@ -70,10 +81,14 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
             if not lines or result.stopped:
                 break
-            if deployed and count_cannot_matter(board):
+            race = _counting_race(board, lines[0]) if deployed else None
+            if race is not None:
+                seen.append((board.ply, race, True))
+            elif deployed and count_cannot_matter(board):
                 seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
             now = win_chance(lines[0].score_cp, lines[0].mate, variant)
-            if abs(now) >= s.decided:
+            drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
+            if (abs(now) >= s.decided and variant not in COUNT_VARIANTS) or drawn >= s.drawn_plies:
                 break
             before = -now  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
@@ -107,6 +122,14 @@ def _choose(lines: list[InfoLine], rng: random.Random, s: PlaySettings, *, wild:
         return rng.choice(lines[1:]).pv[0]
     near = [line for line in lines if line.value() >= best.value() - s.margin_cp]
     return rng.choice(near).pv[0]
+
+
+def _counting_race(board: Board, best: InfoLine) -> str | None:
+    """The position under a count that leaves exactly the moves of the short mate the side
+    to move sees (``counting``), where a count applies."""
+    if not best.mates or best.mate is None or not 2 <= best.mate <= MAX_SOLVER_MOVES:
+        return None
+    return counted(board, best.mate)
 
 
 def _promising(lines: list[InfoLine], before: float, variant: str, s: PlaySettings) -> bool:

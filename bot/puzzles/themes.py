@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from makruk import Board, Move, PieceType
 
+from .counting import count_themes
 from .motifs import length_tag
 from .motifs import motifs as line_motifs
 from .verify import VALUES, material, settle
@@ -47,6 +48,7 @@ def tags(fen: str, moves: Sequence[str], kind: str, mate_in: int | None, *,
         motifs.append("sacrifice")
     found += motifs
     found += line_motifs(fen, moves, variant=variant)
+    found += count_themes(fen, variant)
     kinds = []
     for ply, uci in enumerate(moves):
         move = Move.from_uci(uci)

@@ -1,7 +1,9 @@
 """Proofs of the bank's puzzles with the project's own rules core: no engine is trusted.
 
 Every puzzle is replayed under the project's rules (each move legal, no position repeated, the
-game not over before the end, no endgame count that could matter). A mate puzzle must end in
+game not over before the end, no endgame count that could matter, unless the puzzle is set under
+one: then it is a mate in exactly the count's moves, and the proof below that no other move mates
+in the moves left is what makes the count's race unique). A mate puzzle must end in
 checkmate, and an exhaustive search (``MateSearch``) shows that the first move is the only
 one that forces mate in N or fewer (for N up to ``EXHAUSTIVE_UP_TO``; beyond, that it forces
 the mate and no shorter mate exists), that every later solver move but the last is the only
@@ -27,6 +29,7 @@ from makruk import attacks as A
 from makruk.counting import has_unpromoted_bia
 
 from .bank import KNOWN_THEMES, BankPuzzle
+from .counting import puzzle_count
 
 # Mates in this many moves or fewer have every solver move but the last proved unique by
 # exhaustive search (a mate in 4 takes a few seconds, a mate in 3 a fraction of one).
@@ -87,7 +90,10 @@ def verify_puzzle(puzzle: BankPuzzle, *, exhaustive: int = EXHAUSTIVE_UP_TO) -> 
     try:
         problems += _check_record(puzzle)
         board = Board(puzzle.fen, variant=puzzle.variant)
-        problems += _check_line(board, puzzle.moves)
+        count = puzzle_count(puzzle.fen, puzzle.variant)
+        if count is not None and (puzzle.kind != "mate" or puzzle.mate_in != count.moves_left):
+            problems.append(f"a count of {count.moves_left} moves set on a {puzzle.kind} puzzle in {puzzle.mate_in}")
+        problems += _check_line(board, puzzle.moves, counted=count is not None)
         if not problems:
             if puzzle.kind == "mate" and puzzle.variant != "makruk":
                 # MateSearch reads checks off Makruk's attack tables; the other variants' mates
@@ -126,9 +132,10 @@ def _check_record(p: BankPuzzle) -> list[str]:
     return problems
 
 
-def _check_line(board: Board, moves: Sequence[str]) -> list[str]:
-    """Each move legal under the project's rules; nothing ends the game early or repeats."""
-    if not count_cannot_matter(board):
+def _check_line(board: Board, moves: Sequence[str], *, counted: bool = False) -> list[str]:
+    """Each move legal under the project's rules; nothing ends the game early or repeats; no
+    count can matter unless the puzzle is set under one (``counted``)."""
+    if not counted and not count_cannot_matter(board):
         return ["no unpromoted Bia and too little material: an endgame count could matter"]
     seen = {(board.placement(), board.turn)}
     for ply, uci in enumerate(moves):

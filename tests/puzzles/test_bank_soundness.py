@@ -19,6 +19,8 @@ from bot.puzzles.acceptance import (
     margin,
 )
 from bot.puzzles.bank import PUZZLE_VARIANTS, bank_path, load_bank, load_verification, verification_path
+from bot.puzzles.counting import puzzle_count
+from bot.puzzles.generate import RACE_SHARE, TARGETS
 from bot.puzzles.verify import count_cannot_matter, material, settle
 from makruk import Board, Move
 
@@ -37,6 +39,8 @@ def test_counts_per_variant_and_unique_ids():
         assert all(p.variant == variant for p in BANKS[variant])
     ids = [p.id for p in PUZZLES]
     assert len(ids) == len(set(ids))
+    races = Counter(p.variant for p in PUZZLES if puzzle_count(p.fen, p.variant) is not None)
+    assert all(races[v] <= RACE_SHARE * TARGETS[v] for v in races), races
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda p: p.id)
@@ -74,7 +78,12 @@ def test_every_line_is_legal_under_our_rules_and_ends_as_claimed(puzzle):
     board = Board(puzzle.fen, variant=puzzle.variant)
     solver = board.turn
     before = material(board, solver)
-    assert count_cannot_matter(board)
+    count = puzzle_count(puzzle.fen, puzzle.variant)
+    if count is None:
+        assert count_cannot_matter(board)
+    else:  # a counting race: a mate in exactly the moves the count leaves
+        assert puzzle.kind == "mate" and puzzle.mate_in == count.moves_left
+        assert {"countingRace", f"{count.kind}Honour"} <= set(puzzle.themes)
     for uci in puzzle.moves:
         assert not board.is_game_over()
         move = Move.from_uci(uci)

@@ -18,6 +18,7 @@ from ...clock import Clock, SystemClock
 from ...config import Settings
 from ...i18n import Catalog
 from ...messages import Action, BoardView, Incoming, Reply
+from ...puzzles.counting import puzzle_count
 from ..claims import Claims
 from ..errors import Refusal
 from ..presenter import Render
@@ -123,6 +124,10 @@ class PuzzleBase:
         side = self.t(language, "puzzle.side.w" if board.turn else "puzzle.side.b")
         if is_mate_puzzle(puzzle):
             left = (len(puzzle.solution) - len(board.move_stack) + 1) // 2
+            count = puzzle_count(puzzle.fen, puzzle.variant)
+            if count is not None:  # set so that the count runs out with the mate
+                return self.t(language, "puzzle.caption.count", side=side, n=left,
+                              count=self.t(language, f"puzzle.count.{count.kind}"))
             return self.t(language, "puzzle.caption.mate", side=side, n=left)
         return self.t(language, "puzzle.caption.material", side=side)
 
