@@ -240,10 +240,15 @@ class Board(MoveGenerator):
 
     def can_declare_count(self) -> CountKind | None:
         """The count the side to move may declare now, if any."""
-        if self.count is not None or has_unpromoted_bia(self.piece_codes):
+        return None if self.count is not None else self.count_open_to(self.turn)
+
+    def count_open_to(self, side: Color) -> CountKind | None:
+        """The count ``side`` may declare with these pieces on the board, whoever is to move
+        and whatever count runs."""
+        if has_unpromoted_bia(self.piece_codes):
             return None
-        us_bare = is_bare(self.piece_codes, self.turn)
-        them_bare = is_bare(self.piece_codes, not self.turn)
+        us_bare = is_bare(self.piece_codes, side)
+        them_bare = is_bare(self.piece_codes, not side)
         if us_bare and not them_bare:
             return "pieces"
         if not us_bare and not them_bare:

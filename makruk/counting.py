@@ -213,10 +213,3 @@ def with_count(fen: str, limit: int, moves_left: int) -> str:
     turn, flags, number = (fields[i] if len(fields) > i else default for i, default in ((1, "w"), (2, "-"), (5, "1")))
     return f"{fields[0]} {turn} {flags} {limit} {ply} {number}"
 
-
-def fsf_count_limit(placement: Sequence[int], strong: Color) -> int:
-    """The limit in plies Fairy-Stockfish sets for the count ``strong`` mates under now: the
-    pieces' honour's base when the other side has a bare Khun, else the board's honour."""
-    if not is_bare(placement, not strong):
-        return FSF_BOARD_HONOUR_PLIES
-    return 2 * (pieces_honour_limit(placement, strong) + sum(1 for code in placement if code))

@@ -1,15 +1,14 @@
 """Counting puzzles: a mate to give before the count runs out.
 
-Without an unpromoted Bia on the board the defender declares a count (RULES.md): the pieces'
-honour against a bare Khun, the board's honour otherwise, and the attacker must mate within its
-moves. A counting puzzle sets the position under the count that leaves exactly the moves of its
-mate, so a slower mate, which would win without the count, draws: only the fastest way wins, as
-in the endgames Makruk players learn. The count travels in the FEN as Fairy-Stockfish writes it
-(``makruk.counting.with_count``), so the engine searches under it and the bank's acceptance
-holds as for any puzzle.
-
-Only Makruk and Makpong, whose counts RULES.md and Fairy-Stockfish share; Ouk Chatrang's,
-ASEAN's and Sittuyin's differ and are not set.
+Without an unpromoted Bia on the board a count runs (RULES.md): the pieces' honour against a
+bare Khun, and, where the players declare counts (Makruk, Makpong, Ouk Chatrang), the board's
+honour otherwise; the attacker must mate within its moves. A counting puzzle sets the position
+under the count that leaves exactly the moves of its mate, so a slower mate, which would win
+without the count, draws: only the fastest way wins, as in the endgames players learn. Which
+count can run, and how long it is at most, is the variant's own rule, asked of the rules core;
+the count travels in the FEN as Fairy-Stockfish writes it (``makruk.counting.with_count``),
+which every member of the family reads alike, so the engine searches under it and the bank's
+acceptance holds as for any puzzle.
 
 >>> from makruk import Board
 >>> fen = counted(Board("7k/8/5K2/8/8/8/8/R7 w - - 0 1"), 2)
@@ -24,16 +23,15 @@ from typing import Final
 
 from makruk import Board
 from makruk.counting import (
+    FSF_BOARD_HONOUR_PLIES,
     CountKind,
     count_moves_left,
     fen_count,
-    fsf_count_limit,
     has_unpromoted_bia,
     is_bare,
     with_count,
 )
 
-COUNT_VARIANTS: Final = frozenset({"makruk", "makpong"})
 COUNT_THEMES: Final = {"pieces": "piecesHonour", "board": "boardHonour"}
 
 
@@ -48,7 +46,7 @@ class PuzzleCount:
 def puzzle_count(fen: str, variant: str = "makruk") -> PuzzleCount | None:
     """The count a puzzle's FEN sets, or None for a puzzle without one."""
     found = fen_count(fen)
-    if found is None or variant not in COUNT_VARIANTS:
+    if found is None:
         return None
     board = Board(fen, variant=variant)
     kind: CountKind = "pieces" if is_bare(board.placement(), not board.turn) else "board"
@@ -56,15 +54,36 @@ def puzzle_count(fen: str, variant: str = "makruk") -> PuzzleCount | None:
 
 
 def counted(board: Board, moves_left: int) -> str | None:
-    """The position under the count its defender would declare, leaving the side to move
-    ``moves_left`` moves to mate; None where no count applies (an unpromoted Bia on the board,
-    the side to move with a bare Khun, a variant whose count is not Makruk's)."""
-    placement = board.placement()
-    if board.variant not in COUNT_VARIANTS or has_unpromoted_bia(placement) or is_bare(placement, board.turn):
+    """The position under the count its defender (the side not to move) may have running,
+    leaving the side to move ``moves_left`` moves to mate; None where no count of at least
+    that many moves can run (an unpromoted Bia on the board, the side to move with a bare Khun,
+    no count in the variant's rules, or a shorter one)."""
+    found = _defender_count(board)
+    if found is None or found[1] < moves_left:
         return None
     fields = board.fen().split()
     fields[4] = "0"  # the position alone: no half-move clock
-    return with_count(" ".join(fields), fsf_count_limit(placement, board.turn), moves_left)
+    kind, longest = found
+    limit = FSF_BOARD_HONOUR_PLIES if kind == "board" else 2 * (longest + _pieces_counted(board))
+    return with_count(" ".join(fields), limit, moves_left)
+
+
+def _defender_count(board: Board) -> tuple[CountKind, int] | None:
+    """The count the side not to move may have running here, and its length in moves, as the
+    variant's rules give it."""
+    placement, strong = board.placement(), board.turn
+    if has_unpromoted_bia(placement) or is_bare(placement, strong):
+        return None
+    if is_bare(placement, not strong):
+        limit = board.count_limit(strong)
+        return None if limit is None or limit < 1 else ("pieces", limit)
+    return ("board", board.board_honour_limit) if board.count_open_to(not strong) == "board" else None
+
+
+def _pieces_counted(board: Board) -> int:
+    """What Fairy-Stockfish's pieces' honour starts from where players declare counts (the
+    pieces on the board, taken off the limit); nothing where the count starts by itself."""
+    return sum(1 for code in board.placement() if code) if board.declared_counting else 0
 
 
 def count_themes(fen: str, variant: str = "makruk") -> tuple[str, ...]:

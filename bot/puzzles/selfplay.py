@@ -9,11 +9,10 @@ choice clearly worse, and which it was not already winning clearly before the op
 (far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
 once both armies are deployed.
 
-A game ends once it is decided (``decided``): the long mating phase after that gives no such
-candidate. Where a count can be set (``counting``: Makruk, Makpong) it plays on to its mate
-instead, and without a Bia on the board every position where the side to move sees a short mate
-is a candidate under the count that leaves exactly that mate's moves: a counting race. Such a
-game ends when the engine has seen a draw for ``drawn_plies`` plies in a row.
+Without a Bia on the board every position where the side to move sees a short mate is a
+candidate too, under the count that leaves exactly that mate's moves (``counting``): a counting
+race, the games' mating phase. A game ends when the engine has seen a draw for ``drawn_plies``
+plies in a row without a Bia on the board (a count or too little material).
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from makruk.counting import has_unpromoted_bia
 
 from ..engines import EnginePosition, InfoLine, SyncUciEngine
 from .acceptance import MARGIN, MARGIN_MATE, MAX_SOLVER_MOVES, win_chance
-from .counting import COUNT_VARIANTS, counted
+from .counting import counted
 from .verify import count_cannot_matter
 
 log = logging.getLogger(__name__)
@@ -49,13 +48,7 @@ class PlaySettings:
     # and +270 cp in Makruk): far ahead, a side has many ways to mate or win.
     max_before_mate: float = 0.6
     max_before_material: float = 0.2
-    # A game ends once the side to move sees this win chance either way (about +1,700 cp in
-    # Makruk): from there the winner has many ways and nothing is promising (measured on 45
-    # Makruk games: no candidate after it, 17 % of the CPU).
-    decided: float = 0.85
-    # Where a count can be set (Makruk, Makpong) a decided game plays on to its mate, the
-    # counting races; it ends after this many plies in a row that the engine sees drawn.
-    drawn_plies: int = 12
+    drawn_plies: int = 12  # plies in a row seen drawn without a Bia that end a game
 
 
 def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings) -> Iterator[str]:
@@ -86,11 +79,10 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
                 seen.append((board.ply, race, True))
             elif deployed and count_cannot_matter(board):
                 seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
-            now = win_chance(lines[0].score_cp, lines[0].mate, variant)
             drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
-            if (abs(now) >= s.decided and variant not in COUNT_VARIANTS) or drawn >= s.drawn_plies:
+            if drawn >= s.drawn_plies:
                 break
-            before = -now  # the next mover's view
+            before = -win_chance(lines[0].score_cp, lines[0].mate, variant)  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
             if move not in legal:
                 log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())

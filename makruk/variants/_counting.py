@@ -50,7 +50,7 @@ class AutomaticCounting(Board):
                 return limit
         return None
 
-    def can_declare_count(self) -> CountKind | None:
+    def count_open_to(self, side: Color) -> CountKind | None:
         return None  # nobody declares: the count starts by itself
 
     def declare_count(self) -> Count:

@@ -22,7 +22,7 @@ from .. import attacks as A
 from ..board import Board, Outcome
 from ..counting import CountKind
 from ..fen import FenFields, make_dialect
-from ..types import BLACK_OFFSET, Move, PieceType
+from ..types import BLACK_OFFSET, Color, Move, PieceType
 
 _KHUN, _MET, _NGAI, _RUA = PieceType.KHUN, PieceType.MET, PieceType.BIA_NGAI, PieceType.RUA
 DIALECT = make_dialect({kind: kind.letter for kind in PieceType}, flags="DEde")
@@ -131,9 +131,9 @@ class CambodianBoard(Board):
     def _pieces_honour_limit(self, strong: bool) -> int:
         return super()._pieces_honour_limit(strong) - 1
 
-    def can_declare_count(self) -> CountKind | None:
-        kind = super().can_declare_count()
-        if kind == "board" and (self.occupied_co[self.turn]).bit_count() > self.board_honour_pieces:
+    def count_open_to(self, side: Color) -> CountKind | None:
+        kind = super().count_open_to(side)
+        if kind == "board" and (self.occupied_co[side]).bit_count() > self.board_honour_pieces:
             return None
         return kind
 

@@ -69,9 +69,16 @@ def test_the_count_a_position_is_set_under():
     assert puzzle_count(board_race) == PuzzleCount("board", 3)
     assert counted(Board("7k/8/5K2/8/8/4p3/8/R7 w - - 0 1"), 2) is None  # an unpromoted Bia
     assert counted(Board("R6k/8/5K2/8/8/8/8/8 b - - 0 1"), 2) is None  # the side to move is bare
-    assert counted(Board(RUA_MATE, variant="cambodian"), 2) is None  # Ouk Chatrang counts otherwise
-    assert puzzle_count(race, "cambodian") is None
     assert puzzle_count(RUA_MATE) is None
+    # Each variant's own rules say which count runs and how long it is at most.
+    two_ruas = Board("7k/8/5K2/8/8/8/8/RR6 w - - 0 1")  # 8 moves less the 4 pieces
+    assert counted(two_ruas, 4) is not None and counted(two_ruas, 5) is None
+    assert puzzle_count(counted(Board(RUA_MATE, variant="cambodian"), 2) or "", "cambodian") == PuzzleCount("pieces", 2)
+    assert puzzle_count(counted(Board(RUA_MATE, variant="asean"), 2) or "", "asean") == PuzzleCount("pieces", 2)
+    assert counted(Board("7k/8/5K2/8/8/8/6b1/R7 w - - 0 1", variant="asean"), 2) is None  # only against a bare Khun
+    assert counted(Board("7k/8/5K2/8/8/8/8/Q7 w - - 0 1", variant="asean"), 2) is None  # a Met alone: no count
+    crowded = "5snk/6sm/5K2/8/8/8/8/R7 w - - 0 1"  # Ouk Chatrang's board's honour: at most 3 pieces declare it
+    assert counted(Board(crowded), 2) is not None and counted(Board(crowded, variant="cambodian"), 2) is None
 
 
 def test_selfplay_sets_a_short_mate_under_its_count():
