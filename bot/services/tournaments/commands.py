@@ -71,7 +71,7 @@ async def _final_standings(service: TournamentService, ctx: Context, event: Tour
     t = present.texts(service.table.catalog, ctx.language)
     if event.pairing_system == "arena":
         return arena.standings_reply(t, ctx.language, event, state, names, final=True)
-    past = history.history_of(state, names)
+    past = history.history_of(state, names, through=event.last_round)
     return notices.standings_reply(t, ctx.language, event, past, event.last_round, final=True)
 
 

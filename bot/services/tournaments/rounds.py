@@ -196,7 +196,8 @@ async def finish(service: TournamentService, state: TournamentState, *, unpairab
     names = await service.names(state)
     language = await service.language_of(event.platform, event.channel)
     t = present.texts(service.table.catalog, language)
-    reply = notices.standings_reply(t, language, event, history.history_of(state, names), event.last_round, final=True)
+    past = history.history_of(state, names, through=event.last_round)
+    reply = notices.standings_reply(t, language, event, past, event.last_round, final=True)
     if unpairable:
         reply = dataclasses.replace(reply, text=t("tournament.unpairable", id=event.id) + "\n" + reply.text)
     if pushes.per_member(event):
@@ -244,7 +245,9 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
     t = present.texts(table.catalog, language)
     players = await table.storage.get_players(list(names))
     users = {pid: User(p.user_id, p.display_name) for pid, p in players.items()}
-    before = notices.standings_reply(t, language, event, past, event.last_round, final=False) \
+    # The standings after the round just over: its byes and boards, never those of the round to come.
+    settled = dataclasses.replace(history.history_of(state, names, through=event.last_round), withdrawn=past.withdrawn)
+    before = notices.standings_reply(t, language, event, settled, event.last_round, final=False) \
         if event.last_round else None
     shown_event = await notices.view(service, event, state)
     left = [t("tournament.withdrawn.forfeits", name=names.get(p, "?"), id=event.id) for p in leaving]
