@@ -45,6 +45,10 @@ class TournamentMethods(Driver):
         """The chat's announced or running event, if any (there is at most one)."""
         return await self._read(tournaments.open_tournament(platform, channel))
 
+    async def last_finished_tournament(self, platform: Platform, channel: str) -> Tournament | None:
+        """The chat's most recently finished event, if any (what it reads once none is open)."""
+        return await self._read(tournaments.last_finished_tournament(platform, channel))
+
     async def tournament_state(self, tournament_id: int) -> TournamentState:
         """The event with its entrants, rounds, boards (with their games' state), byes and
         forbidden pairs, in one snapshot; NotFound if there is none."""

@@ -81,6 +81,12 @@ def open_tournament(platform: str, channel: str) -> Plan[Tournament | None]:
     return tournament_from_row(found[0]) if found else None
 
 
+def last_finished_tournament(platform: str, channel: str) -> Plan[Tournament | None]:
+    found = yield rows(f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE platform = ? AND channel = ?"
+                       " AND status = 'finished' ORDER BY id DESC LIMIT 1", platform, channel)
+    return tournament_from_row(found[0]) if found else None
+
+
 def tournament_state(tournament_id: int) -> Plan[TournamentState]:
     """Run as one snapshot."""
     event = yield from tournament(tournament_id)

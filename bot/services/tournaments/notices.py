@@ -68,13 +68,16 @@ def standings_rows(event: Tournament, history: History) -> list[Row]:
 
 
 def standings_reply(t: present.Text, language: str, event: Tournament, history: History, round_number: int, *,
-                    final: bool, asking: int | None = None) -> Reply:
+                    final: bool, asking: int | None = None, during: bool = False) -> Reply:
+    """The standings after round ``round_number`` (``history`` up to it), or during it while it
+    is being played (``during``: its games so far)."""
     rows = standings_rows(event, history)
     system = event.pairing_system
     if final:
         text = present.final_text(t, event.id, rows, system, round_number=round_number)
     else:
-        text = present.standings_text(t, event.id, rows, system, round_number=round_number, asking=asking)
+        text = present.standings_text(t, event.id, rows, system, round_number=round_number, asking=asking,
+                                      during=during)
     data = present.standings_data(event.id, round_number, rows, system, final=final)
     return Reply(kind="tournament_standings", text=text, language=language, data=data)
 

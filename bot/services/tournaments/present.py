@@ -192,12 +192,15 @@ def pairings_data(tournament: int, round_number: int, boards: Sequence[RoundBoar
 
 
 def standings_text(t: Text, tournament: int, rows: Sequence[Row], system: System, *, round_number: int,
-                   final: bool = False, live: bool = False, asking: int | None = None) -> str:
-    """The standings: the top ten, then the asking player's own row if it is further down."""
+                   final: bool = False, live: bool = False, during: bool = False, asking: int | None = None) -> str:
+    """The standings: the top ten, then the asking player's own row if it is further down.
+    After round ``round_number``; ``during`` it, while it is being played; ``live``: an arena's so far."""
     if final:
         header = t("tournament.standings.final", id=tournament)
     elif live:
         header = t("tournament.standings.header_live", id=tournament)
+    elif during:
+        header = t("tournament.standings.header_during", id=tournament, round=round_number)
     else:
         header = t("tournament.standings.header", id=tournament, round=round_number)
     if not rows:
@@ -234,6 +237,11 @@ def final_text(t: Text, tournament: int, rows: Sequence[Row], system: System, *,
                        points=points_label(t, first[0].points)))
     lines.append(t("tournament.final.link", id=tournament))
     return "\n".join(lines)
+
+
+def finished_note(t: Text, tournament: int) -> str:
+    """Said above what is read of a finished event once the chat has none open."""
+    return t("tournament.finished.note", id=tournament)
 
 
 def rota_text(t: Text, rota: RotaSpec) -> str:
