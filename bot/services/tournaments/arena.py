@@ -188,7 +188,7 @@ async def pair_batch(service: TournamentService, state: TournamentState, since: 
     def told(games: Sequence[Game]) -> list[NewNotice]:
         mentions = tuple(users[p] for pair in pairs for p in pair if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
-                                          [(w, b, g.id) for (w, b), g in zip(pairs, games, strict=True)], None,
+                                          [(w, b, g.id, None) for (w, b), g in zip(pairs, games, strict=True)], None,
                                           names, mentions=mentions)
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from storage.records import NewNotice, TimeControl, Tournament, TournamentState
 
 from ...messages import GameView, Reply, User
-from ...tournaments.records import ByeKind, History
+from ...tournaments.records import ByeKind, History, Score
 from ...tournaments.tiebreaks import Row, standings
 from ..outbox import new_notice
 from . import present, pushes
@@ -83,19 +83,19 @@ def standings_reply(t: present.Text, language: str, event: Tournament, history: 
 
 
 def pairings_reply(t: present.Text, language: str, event: present.EventView, round_number: int,
-                   boards: Sequence[tuple[int, int, int | None]], bye: int | None, names: Mapping[int, str], *,
-                   window_ends: datetime | None = None, mentions: tuple[User, ...] = (),
+                   boards: Sequence[tuple[int, int, int | None, Score | None]], bye: int | None,
+                   names: Mapping[int, str], *, window_ends: datetime | None = None, mentions: tuple[User, ...] = (),
                    absent: Sequence[tuple[int, ByeKind]] = ()) -> Reply:
-    """Round ``round_number``'s pairings: (White, Black, game id, or None for a board decided
-    without a game) in board order, who has the pairing-allocated bye, and who sits the round
-    out with another bye (``absent``: player and kind, ``half`` or ``zero``)."""
-    shown = [present.RoundBoard(names.get(w, "?"), names.get(b, "?"), game or 0) for w, b, game in boards]
+    """Round ``round_number``'s pairings: (White, Black, game id, score) in board order, the score
+    that of a board decided without a game (game None: a withdrawn player's forfeit); who has the
+    pairing-allocated bye, and who sits the round out with another bye (``absent``: player and
+    kind, ``half`` or ``zero``)."""
+    shown = [present.RoundBoard(names.get(w, "?"), names.get(b, "?"), game, None if game else score)
+             for w, b, game, score in boards]
     by_name: tuple[str, ByeKind] | None = (names.get(bye, "?"), "pairing") if bye is not None else None
     sitting_out = [(names.get(p, "?"), kind) for p, kind in absent]
     text = present.pairings_text(t, event, round_number, shown, by_name, window_ends=window_ends, absent=sitting_out)
     data = present.pairings_data(event.id, round_number, shown, by_name[0] if by_name else None)
-    for pair, (_, _, game) in zip(data["pairs"], boards, strict=True):
-        pair["game"] = game
     return Reply(kind="tournament_pairings", text=text, language=language, data=data, mentions=mentions)
 
 

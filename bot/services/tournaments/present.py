@@ -59,11 +59,13 @@ class EventView:
 
 @dataclass(frozen=True, slots=True)
 class RoundBoard:
-    """One game of a round as the chat sees it: the players' names and the game's id."""
+    """One board of a round as the chat sees it: the players' names and the game's id, or
+    (``game`` None) the score of a board decided without a game: a withdrawn player's forfeit."""
 
     white: str
     black: str
-    game: int
+    game: int | None
+    score: Score | None = None
 
 
 def texts(catalog: Catalog, language: str) -> Text:
@@ -175,14 +177,23 @@ def pairings_text(t: Text, event: EventView, round_number: int, boards: Sequence
     else:
         lines.append(t("tournament.round.header", id=event.id, round=round_number,
                        rounds=event.rounds or event.spec.rounds or "?"))
-    lines += [t("tournament.pair.line", board=n, white=b.white, black=b.black, game=b.game)
-              for n, b in enumerate(boards, start=1)]
+    lines += [board_line(t, n, b) for n, b in enumerate(boards, start=1)]
     for name, kind in ([bye] if bye is not None else []) + list(absent):  # the pairing's bye, then those asked for
         lines.append(t("tournament.bye.line", name=name, points=points_label(t, 1.0 if kind == "pairing" else
                                                                           0.5 if kind == "half" else 0.0)))
     if window_ends is not None:
         lines.append(t("tournament.round.window", when=when_text(t, window_ends, event.zone)))
     return "\n".join(lines)
+
+
+def board_line(t: Text, number: int, board: RoundBoard) -> str:
+    """A board of the pairings: its game, or a forfeit with its score when a player withdrew."""
+    if board.game is not None or board.score is None:
+        return t("tournament.pair.line", board=number, white=board.white, black=board.black, game=board.game)
+    if board.score == "0-0F":
+        return t("tournament.pair.double_forfeit", board=number, white=board.white, black=board.black)
+    winner, loser = (board.white, board.black) if board.score == "1-0F" else (board.black, board.white)
+    return t("tournament.pair.forfeit", board=number, winner=winner, loser=loser)
 
 
 def pairings_data(tournament: int, round_number: int, boards: Sequence[RoundBoard], bye: str | None) -> dict:

@@ -60,7 +60,7 @@ async def pairings(service: TournamentService, ctx: Context, args: Sequence[str]
     if number == 0:
         raise Refusal("no_round", round=1, id=event.id)
     names = await service.names(state)
-    boards = [(b.white, b.black, b.game_id) for b in history.round_boards(state, number)]
+    boards = [(b.white, b.black, b.game_id, b.score) for b in history.round_boards(state, number)]
     bye = next((b.player_id for b in state.byes if b.round == number and b.kind == "pairing"), None)
     absent = [(b.player_id, b.kind) for b in state.byes if b.round == number and b.kind != "pairing"]
     t = present.texts(service.table.catalog, ctx.language)
