@@ -43,3 +43,20 @@ def test_a_forfeit_board_reads_in_every_language(language: str) -> None:
     assert won == lost and won.startswith("2. ann") and "dan" in won and "1-0" in won and "#" not in won
     assert both.startswith("3. cy") and "dan" in both and "0-0" in both
     assert present.board_line(t, 1, present.RoundBoard("ann", "bob", 31)).endswith("#31")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_help_lists_the_tournament_commands_in_every_language(storage: Storage, clock: FakeClock,
+                                                                     language: str) -> None:
+    event = Event(storage, clock)
+    await event.ok("alice", f"lang {language}")
+    words = CATALOG.command_names(language)
+    shown = (await event.ok("alice", "help"))[0].text
+    detailed = (await event.ok("alice", f"tournament {words['help'][0]}"))[0]
+    assert detailed.kind == "help"
+    for command in ("tournament", "join", "withdraw", "pairings", "standings", "berserk"):
+        line = CATALOG.text(language, f"help.{command}")
+        assert line in shown and line in detailed.text, (language, command)
+        if language != "en":
+            assert words[command][0] in shown, (language, command)  # the command in the chat's own words
+    assert CATALOG.text(language, "help.tournament.usage") in detailed.text

@@ -42,6 +42,8 @@ async def answer(service: TournamentService, ctx: Context, name: str, args: tupl
 
 async def _tournament(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     word = grammar.first_word(service.table.catalog, args)
+    if args and service.table.catalog.command_for(args[0]) == "help":
+        return [service.table.present.tournament_help(ctx.language)]
     if word == "new":
         return await new(service, ctx, args[1:])
     if word == "weekly":
