@@ -303,6 +303,10 @@ async def berserk(service: TournamentService, ctx: Context) -> list[Reply]:
         dataclasses.replace(game.clocks, black_ms=half)
     sides = "".join(c for c in "wb" if c in (game.berserk or "") + colour)
     text = present.texts(table.catalog, ctx.language)("tournament.berserk", name=me.display_name)
-    _, reply = await table.update(ctx, game, GameChanges(clocks=clocks, berserk=sides),
-                                  Reply(kind="tournament", text=text, language=ctx.language))
+    changes = GameChanges(clocks=clocks, berserk=sides)
+    after = game.after(changes, at=table.clock.now())
+    # The answer is about the player's own game: it carries it (the console's "game", Discord's footer).
+    shown = table.game_view(ctx, after, table.board(after), "berserk", await table.players_of(game)).game
+    _, reply = await table.update(ctx, game, changes,
+                                  Reply(kind="tournament", text=text, language=ctx.language, game=shown))
     return [reply]
