@@ -96,3 +96,13 @@ async def test_a_finished_event_stays_readable_by_pairings_and_standings(storage
     assert pairings.data is not None and pairings.data["round"] == 1
     await event.ok("alice", "tournament new swiss 3+2")  # a new one, open: it is the one read
     await event.refused("cy", "pairings", "no_round")
+
+
+async def test_a_running_arena_says_when_it_ends_and_how_long_is_left(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    await start_event(event, "arena 30m 3+2", ["alice", "bob"])
+    clock.advance(minutes=10)
+    shown = (await event.ok("cy", "tournament"))[0].text
+    assert "Under way until Thursday 1 Jan, 07:30 (Asia/Bangkok): 20m left" in shown
+    await event.ok("alice", "lang th")
+    assert "เหลืออีก 20 นาที" in (await event.ok("cy", "tournament"))[0].text

@@ -56,8 +56,10 @@ async def view(service: TournamentService, event: Tournament,
     entrants = tuple(players[e.player_id].display_name for e in state.entrants
                      if not e.withdrawn and e.player_id in players)
     sub = await service.storage.get_subscription(event.platform, event.channel)
+    left = None if event.ends is None else int((event.ends - service.table.clock.now()).total_seconds())
     return present.EventView(event.id, spec_of(event), organizer, state=event.status, round=event.last_round,
-                             rounds=event.rounds, entrants=entrants, zone=sub.timezone if sub else DEFAULT_ZONE)
+                             rounds=event.rounds, entrants=entrants, zone=sub.timezone if sub else DEFAULT_ZONE,
+                             ends=event.ends, left=left)
 
 
 def standings_rows(event: Tournament, history: History) -> list[Row]:

@@ -55,6 +55,7 @@ class EventView:
     entrants: tuple[str, ...] = ()
     zone: str = DEFAULT_ZONE
     ends: datetime | None = None  # a running arena's end
+    left: int | None = None  # and the seconds to it, when told
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +121,7 @@ def event_summary(t: Text, event: EventView) -> str:
         lines.append(t("tournament.starts", when=when_text(t, spec.starts, event.zone)) if spec.starts
                      else t("tournament.starts_on_command"))
     elif event.state == "running" and spec.system == "arena":
-        lines.append(t("tournament.state.running_arena_until", when=when_text(t, event.ends, event.zone))
-                     if event.ends else t("tournament.state.running_arena"))
+        lines.append(_arena_running(t, event))
     else:
         lines.append(t(f"tournament.state.{event.state}", round=event.round))
     lines.append(t("tournament.entrants", count=len(event.entrants), names=", ".join(event.entrants))
@@ -280,6 +280,16 @@ def _format_line(t: Text, event: EventView) -> str:
         key = "tournament.format.roundrobin_double" if spec.cycles == 2 else "tournament.format.roundrobin"
         return t(key, max=ROUND_ROBIN_MAX)
     return t("tournament.format.arena", length=duration_text(t, (spec.arena_minutes or 0) * 60))
+
+
+def _arena_running(t: Text, event: EventView) -> str:
+    """A running arena: when it ends, and how long that is from now (in whole minutes, rounded up)."""
+    if event.ends is None:
+        return t("tournament.state.running_arena")
+    when = when_text(t, event.ends, event.zone)
+    if event.left is None:
+        return t("tournament.state.running_arena_until", when=when)
+    return t("tournament.state.running_arena_left", when=when, left=duration_text(t, -(-max(event.left, 0) // 60) * 60))
 
 
 def _clock_line(t: Text, spec: EventSpec) -> str:
