@@ -110,9 +110,15 @@ class TournamentMethods(Driver):
             platform, channel, community, weekday, local_time, timezone, spec, created_by, self._time()),
             lambda _: notices, self._time()))
 
-    async def stop_rota(self, platform: Platform, channel: str, *, notices: Sequence[NewNotice] = ()) -> int:
-        """Stop the chat's rotas; how many were active."""
-        return await self._write(answered(tournaments.stop_rota(platform, channel), lambda _: notices, self._time()))
+    async def stop_rota(self, platform: Platform, channel: str, *, created_by: int | None = None,
+                        notices: Sequence[NewNotice] = ()) -> int:
+        """Stop the chat's rotas (only those `created_by` made, if given); how many were active."""
+        return await self._write(answered(tournaments.stop_rota(platform, channel, created_by), lambda _: notices,
+                                          self._time()))
+
+    async def active_rotas(self, platform: Platform, channel: str) -> list[Rota]:
+        """The chat's active rotas, oldest first."""
+        return await self._read(tournaments.active_rotas(platform, channel))
 
     async def due_rotas(self, now: datetime, *, platform: Platform | None = None) -> list[Rota]:
         """The active rotas with no event to come (none announced, none starting after `now`);

@@ -220,10 +220,19 @@ def add_rota(platform: str, channel: str, community: str | None, weekday: int, l
     return rota_from_row(found[0])
 
 
-def stop_rota(platform: str, channel: str) -> Plan[int]:
-    stopped: int = yield count("UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ?"
-                               " AND active = TRUE", platform, channel)
+def stop_rota(platform: str, channel: str, created_by: int | None) -> Plan[int]:
+    """The chat's active rotas stopped (only those `created_by` made, if given); how many."""
+    by = "" if created_by is None else " AND created_by = ?"
+    stopped: int = yield count(f"UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ?"
+                               f" AND active = TRUE{by}", platform, channel,
+                               *(() if created_by is None else (created_by,)))
     return stopped
+
+
+def active_rotas(platform: str, channel: str) -> Plan[list[Rota]]:
+    found = yield rows(f"SELECT {ROTA_COLUMNS} FROM tournament_rotas WHERE platform = ? AND channel = ?"
+                       " AND active = TRUE ORDER BY id", platform, channel)
+    return [rota_from_row(row) for row in found]
 
 
 def due_rotas(now: datetime, platform: str | None) -> Plan[list[Rota]]:
