@@ -33,22 +33,22 @@ async def test_the_standings_after_a_round_leave_out_a_bye_asked_for_the_next(st
     assert asked.data == told[0].data and asked.text == told[0].text  # one table for one round
 
 
-async def test_standings_alone_are_after_the_last_round_over_and_a_running_round_is_during(
-        storage: Storage, clock: FakeClock) -> None:
+async def test_standings_say_whether_they_are_after_a_round_or_during_it(storage: Storage,
+                                                                          clock: FakeClock) -> None:
     event = Event(storage, clock)
     first = (await start_event(event, "swiss 3 rounds 3+2", FIVE))[0]
     during_first = (await event.ok("bob", "standings"))[0]
-    assert during_first.text.startswith("Tournament #1, standings during round 1")
+    assert during_first.text.startswith("Tournament #1, standings during round 1 (its games are still being played):")
     assert during_first.data is not None and (during_first.data["round"], during_first.data["final"]) == (1, False)
     await play_round(event, first)
     await event.notices()
-    after = (await event.ok("bob", "standings"))[0]  # round 2 is being played
+    after = (await event.ok("bob", "standings 1"))[0]
     assert after.text.startswith("Tournament #1, standings after round 1:")
     assert after.data is not None and after.data["round"] == 1
-    assert after.data == (await event.ok("bob", "standings 1"))[0].data
-    during = (await event.ok("bob", "standings 2"))[0]
+    during = (await event.ok("bob", "standings"))[0]  # round 2 is being played
     assert during.text.startswith("Tournament #1, standings during round 2")
     assert during.data is not None and (during.data["round"], during.data["final"]) == (2, False)
+    assert during.data == (await event.ok("bob", "standings 2"))[0].data
 
 
 async def test_an_arenas_standings_are_its_points_and_a_round_number_is_refused(storage: Storage,

@@ -2,8 +2,8 @@
 ``tournament rules [ID]``, ``pairings [ROUND]`` and ``standings [ROUND]``.
 
 A table of standings is *after* round N once every board of round N has a result, and says
-so; the round being played is shown only when asked for by number, and then as the standings
-*during* it. ``standings`` alone is after the last round that is over. An arena has no rounds:
+so; while round N is being played it is the standings *during* it (its games so far), and says
+that. ``standings`` alone is the latest round's. An arena has no rounds:
 its standings are its arena points. With no open event in the chat, ``pairings`` and
 ``standings`` read the chat's most recently finished one, saying it finished.
 
@@ -72,8 +72,8 @@ async def pairings(service: TournamentService, ctx: Context, args: Sequence[str]
 
 
 async def standings(service: TournamentService, ctx: Context, args: Sequence[str]) -> list[Reply]:
-    """``standings [ROUND]``: after the last round over, after round N, or during the round being
-    played (asked for by its number); an arena's points so far, or its final standings."""
+    """``standings [ROUND]``: after the latest round (or round N), or during it while it is being
+    played; an arena's points so far, or its final standings."""
     event = await _readable(service, ctx)
     state = await service.storage.tournament_state(event.id)
     me = await service.table.player(ctx)
@@ -85,7 +85,7 @@ async def standings(service: TournamentService, ctx: Context, args: Sequence[str
         return [arena.standings_reply(t, ctx.language, event, state, names, final=event.status == "finished",
                                       asking=me.id)]
     done = history.completed_round(state)
-    number = _asked(args, event) or done or event.last_round
+    number = _asked(args, event) or event.last_round
     if number == 0:
         raise Refusal("no_round", round=1, id=event.id)
     if event.status == "finished" and number == event.last_round:
