@@ -49,6 +49,11 @@ class TournamentMethods(Driver):
         """The chat's most recently finished event, if any (what it reads once none is open)."""
         return await self._read(tournaments.last_finished_tournament(platform, channel))
 
+    async def entered_tournaments(self, player_id: int) -> list[Tournament]:
+        """The open events (announced or running) `player_id` is entered in and has not withdrawn
+        from (a player is of one platform: these are that platform's)."""
+        return await self._read(tournaments.entered_tournaments(player_id))
+
     async def tournament_state(self, tournament_id: int) -> TournamentState:
         """The event with its entrants, rounds, boards (with their games' state), byes and
         forbidden pairs, in one snapshot; NotFound if there is none."""

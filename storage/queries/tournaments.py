@@ -87,6 +87,13 @@ def last_finished_tournament(platform: str, channel: str) -> Plan[Tournament | N
     return tournament_from_row(found[0]) if found else None
 
 
+def entered_tournaments(player_id: int) -> Plan[list[Tournament]]:
+    found = yield rows(f"""SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE {OPEN_EVENT} AND id IN (
+                               SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
+                           ORDER BY id""", player_id)
+    return [tournament_from_row(row) for row in found]
+
+
 def tournament_state(tournament_id: int) -> Plan[TournamentState]:
     """Run as one snapshot."""
     event = yield from tournament(tournament_id)

@@ -20,7 +20,7 @@ from ...messages import Reply
 from ..errors import Refusal
 from ..games.context import Context
 from . import arena, calendar, events, grammar, history, notices, present, reading, reminders, rota, rounds
-from .organizers import may_organize
+from .organizers import chat_name, may_organize, may_read
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -94,6 +94,7 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
     entry = next((e for e in state.entrants if e.player_id == me.id), None)
     if entry is not None and not entry.withdrawn:
         raise Refusal("in_tournament", id=event.id)
+    await _not_elsewhere(service, ctx, event, me.id)
     byes: list[Bye] = []
     running = event.status == "running"
     t = present.texts(service.table.catalog, ctx.language)
@@ -120,6 +121,18 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
         me.id, event.variant, events.speed_of(event))).rating)
     row = EntrantRow(me.id, rating, seat=entry.seat if entry else None, withdrawn=False)
     return await _change(service, ctx, event, [_reply(ctx, text)], entrants=[row], byes=byes)
+
+
+async def _not_elsewhere(service: TournamentService, ctx: Context, event: Tournament, player_id: int) -> None:
+    """A player has one tournament game at a time: entered (and not withdrawn) in another event
+    not finished, on this platform, they may not join this one. The other event is named, with
+    its chat if it is in this server or group."""
+    other = next((e for e in await service.storage.entered_tournaments(player_id) if e.id != event.id), None)
+    if other is None:
+        return
+    if may_read(other, ctx.msg):
+        raise Refusal("in_other_tournament_here", id=other.id, chat=chat_name(other))
+    raise Refusal("in_other_tournament", id=other.id)
 
 
 async def withdraw(service: TournamentService, ctx: Context) -> list[Reply]:

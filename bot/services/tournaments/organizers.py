@@ -38,3 +38,9 @@ def may_read(event: Tournament, msg: Incoming) -> bool:
     """Whether ``tournament ID`` and ``export ID trf`` may show ``event`` here: in its own
     server or group (another community's players' names stay there)."""
     return event.platform == msg.platform and (event.community or event.channel) == (msg.community or msg.channel)
+
+
+def chat_name(event: Tournament) -> str:
+    """The chat an event is held in, as its platform's texts can name it (a Discord channel
+    becomes a link to it)."""
+    return f"<#{event.channel}>" if event.platform == "discord" else event.channel
