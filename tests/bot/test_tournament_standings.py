@@ -5,6 +5,7 @@ standings are its arena points, never "after round N"."""
 from __future__ import annotations
 
 from bot.clock import FakeClock
+from bot.services.tournaments import picture, present
 from storage import Storage
 
 from .tournament_support import Event, start_event
@@ -106,3 +107,18 @@ async def test_a_running_arena_says_when_it_ends_and_how_long_is_left(storage: S
     assert "Under way until Thursday 1 Jan, 07:30 (Asia/Bangkok): 20m left" in shown
     await event.ok("alice", "lang th")
     assert "เหลืออีก 20 นาที" in (await event.ok("cy", "tournament"))[0].text
+
+
+async def test_the_standings_picture_names_the_tiebreaks_it_has_no_column_for(storage: Storage,
+                                                                               clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    first = (await start_event(event, "swiss 3 rounds 3+2", FIVE))[0]
+    await play_round(event, first)
+    await event.notices()
+    state = await event.event_state()
+    names = await event.tournaments.names(state)
+    t = present.texts(event.games.catalog, "ja")
+    view = picture.standings_view(t, state, 1, "ja", names)
+    assert [column.abbreviation for column in view.tiebreaks] == ["BH-1", "BH", "SB"]
+    assert view.order == "同点はこの順で決めます：BH-1, BH, SB, 直接対決, 勝数（表の列は最初の3つ）"
+    assert all(len(row.tiebreaks) == 3 for row in view.rows)

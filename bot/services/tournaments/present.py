@@ -33,7 +33,6 @@ Text = Callable[..., str]
 State = Literal["announced", "running", "finished", "cancelled"]
 
 STANDINGS_TOP: Final = 10  # the text form: the top ten and the asker's own row
-TEXT_TIEBREAKS: Final = 3  # a row of text names the first three tie-breaks, as the picture's columns
 SCORES: Final[dict[str, str]] = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "0-0": "0-0"}
 
 
@@ -310,7 +309,7 @@ def _rows(t: Text, rows: Sequence[Row], system: System, *, asking: int | None) -
 
 def _row(t: Text, row: Row, system: System) -> str:
     points = points_label(t, row.points)
-    names = [name for name in TIEBREAKS[system] if name in row.tiebreaks][:TEXT_TIEBREAKS]
+    names = [name for name in TIEBREAKS[system] if name in row.tiebreaks]  # every one, in the order ties go by
     if not names:
         return t("tournament.standings.row_plain", rank=row.rank, name=row.name, points=points)
     tiebreaks = ", ".join(t("tournament.standings.tiebreak", name=t(f"tournament.tiebreak.{name}"),
