@@ -60,3 +60,45 @@ async def test_help_lists_the_tournament_commands_in_every_language(storage: Sto
         if language != "en":
             assert words[command][0] in shown, (language, command)  # the command in the chat's own words
     assert CATALOG.text(language, "help.tournament.usage") in detailed.text
+
+
+async def test_counts_are_singular_or_plural(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    await event.ok("alice", "tournament new swiss 4 rounds 3+2")
+    assert (await event.ok("alice", "join"))[0].text == "alice joined tournament #1 (1 player)."
+    assert (await event.ok("bob", "join"))[0].text == "bob joined tournament #1 (2 players)."
+    await event.ok("cy", "join")
+    await event.ok("dan", "join")
+    await event.ok("alice", "tournament start")
+    late = (await event.ok("eve", "join"))[0].text
+    assert late == "eve joined tournament #1 late, with a half-point bye for the round missed."
+    made = (await event.ok("alice", "tournament weekly thursday 20:00 arena 3+2 90m"))[0].text
+    assert " a Arena " not in made and "a new tournament (Arena) will be announced a day ahead" in made
+
+
+async def test_an_absence_reads_as_not_paired_and_a_round_robins_odd_seat_sits_out(storage: Storage,
+                                                                                     clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    first = (await start_event(event, "swiss 3 rounds 3+2", FOUR))[0]
+    await event.ok("dan", "withdraw")
+    for pair in first["pairs"]:
+        await event.ok(pair["black"], "resign")
+    await event.notices()
+    await event.ok("dan", "join")  # back: round 2, already paired, is an absence
+    text = (await event.ok("bob", "pairings 2"))[0].text
+    assert "Not paired: dan (absent, 0)" in text and "0 pts" not in text
+
+    robin = Event(storage, clock, channel="c2")
+    told = (await start_event(robin, "roundrobin 3+2", ["eve", "fay", "gus"], organizer="eve"))[0]
+    assert told["bye"] is not None
+    text = (await robin.ok("eve", "pairings"))[0].text
+    assert f"Sits out this round: {told['bye']} (1 pt)" in text and "Bye:" not in text
+
+
+@pytest.mark.parametrize(("line", "option"), [("swiss 3+2 1d", "1d"), ("swiss 3+2 90 นาที", "90 นาที"),
+                                              ("arena 3+2 90m 2h", "2h"), ("swiss 1d 2d", "2d")])
+async def test_a_time_with_no_place_is_refused_in_the_users_words(storage: Storage, clock: FakeClock, line: str,
+                                                                   option: str) -> None:
+    event = Event(storage, clock)
+    refused = await event.refused("alice", f"tournament new {line}", "bad_option")
+    assert refused.text == f"I don't understand the option {option}."

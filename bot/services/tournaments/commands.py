@@ -99,7 +99,8 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
     running = event.status == "running"
     t = present.texts(service.table.catalog, ctx.language)
     count = len(history.active_ids(state)) + 1
-    text = t("tournament.joined", name=me.display_name, id=event.id, count=count)
+    text = t("tournament.joined.one" if count == 1 else "tournament.joined", name=me.display_name, id=event.id,
+             count=count)
     if event.pairing_system == "roundrobin":
         if running:
             raise Refusal("entries_closed", id=event.id)
@@ -114,7 +115,8 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
         kind: ByeKind = "half" if entry is None else "zero"
         byes = [Bye(r, me.id, kind) for r in range(1, event.last_round + 1) if (r, me.id) not in had]
         if entry is None and byes:
-            text = t("tournament.joined.late", name=me.display_name, id=event.id, missed=len(byes))
+            text = t("tournament.joined.late.one" if len(byes) == 1 else "tournament.joined.late",
+                     name=me.display_name, id=event.id, missed=len(byes))
     if entry is not None and running:
         text = t("tournament.rejoined", name=me.display_name, id=event.id)
     rating = entry.rating if entry is not None else round((await service.storage.get_rating(

@@ -24,7 +24,7 @@ from typing import Final, Literal
 from zoneinfo import ZoneInfo
 
 from ...i18n import Catalog
-from ...tournaments.records import ByeKind, Score
+from ...tournaments.records import BYE_POINTS, ByeKind, Score
 from ...tournaments.tiebreaks import TIEBREAKS, Row, System
 from ..clock_text import control_text
 from .grammar import DEFAULT_ZONE, ROUND_ROBIN_MAX, EventSpec, RotaSpec
@@ -178,11 +178,21 @@ def pairings_text(t: Text, event: EventView, round_number: int, boards: Sequence
                        rounds=event.rounds or event.spec.rounds or "?"))
     lines += [board_line(t, n, b) for n, b in enumerate(boards, start=1)]
     for name, kind in ([bye] if bye is not None else []) + list(absent):  # the pairing's bye, then those asked for
-        lines.append(t("tournament.bye.line", name=name, points=points_label(t, 1.0 if kind == "pairing" else
-                                                                          0.5 if kind == "half" else 0.0)))
+        lines.append(bye_line(t, name, kind, event.spec.system))
     if window_ends is not None:
         lines.append(t("tournament.round.window", when=when_text(t, window_ends, event.zone)))
     return "\n".join(lines)
+
+
+def bye_line(t: Text, name: str, kind: ByeKind, system: System) -> str:
+    """Who does not play a round, as what it is: a round robin's odd seat sits out (scoring as a
+    pairing-allocated bye, FIDE C.05), a Swiss's pairing bye or half-point bye, or an absence."""
+    if kind == "zero":
+        return t("tournament.absent.line", name=name)
+    points = points_label(t, BYE_POINTS[kind])
+    if kind == "pairing" and system == "roundrobin":
+        return t("tournament.sits_out.line", name=name, points=points)
+    return t("tournament.bye.line", name=name, points=points)
 
 
 def board_line(t: Text, number: int, board: RoundBoard) -> str:
