@@ -188,6 +188,8 @@ class Presenter:
     def _status(self, language: str, game: Game, board: Board, names: dict[str, str]) -> str:
         if game.status == "aborted" and game.reason == "first_move":  # a live game's first move not made
             return self.t(language, f"reason.{game.reason}", name=names["w" if board.turn else "b"])
+        if game.status == "aborted" and game.reason == "double_forfeit":  # a tournament game neither player came to
+            return self.t(language, "reason.double_forfeit", white=names["w"], black=names["b"])
         if game.status == "finished":
             result = RESULT_KEYS[game.result or "1/2-1/2"]
             return self.t(language, result, white=names["w"], black=names["b"]) + " " + \
