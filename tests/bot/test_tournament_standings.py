@@ -34,6 +34,18 @@ async def test_the_standings_after_a_round_leave_out_a_bye_asked_for_the_next(st
     assert asked.data == told[0].data and asked.text == told[0].text  # one table for one round
 
 
+async def test_on_line_the_round_notice_tells_the_same_standings_as_its_picture(storage: Storage,
+                                                                                  clock: FakeClock) -> None:
+    event = Event(storage, clock, platform="line", channel="group:C1")
+    first = (await start_event(event, "swiss 3 rounds 3+2", FIVE))[0]
+    await event.ok(first["pairs"][0]["black"], "tournament bye")
+    await play_round(event, first)
+    [notice] = [n.reply for n in await event.notices() if n.reply.kind == "tournament_pairings"]
+    assert notice.data is not None and notice.data["picture"]["round"] == 1
+    asked = (await event.ok("bob", "standings 1"))[0]
+    assert notice.text.startswith(asked.text + "\n\n")  # the text is the table the picture draws (round 1's)
+
+
 async def test_standings_say_whether_they_are_after_a_round_or_during_it(storage: Storage,
                                                                           clock: FakeClock) -> None:
     event = Event(storage, clock)
