@@ -1,5 +1,6 @@
 """The commands of an event (docs/tournaments.md 2.2): ``tournament new|weekly|start|cancel|
-rules|forbid|bye [ID]``, ``join``, ``withdraw``, ``pairings [N]``, ``standings [N]``.
+forbid|bye|help``, ``join``, ``withdraw``, ``berserk``; what anyone may read (``tournament [ID]``,
+``tournament rules [ID]``, ``pairings [N]``, ``standings [N]``) is reading.py's.
 
 Each change is one ``change_tournament`` with the compare-and-set on the event's version and
 the answer stored with it; a change that needs the event to move on (a start) pokes it, and
