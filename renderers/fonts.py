@@ -18,6 +18,7 @@ MAIN = "main"  # Thai and Latin
 CJK = "cjk"  # Japanese
 KHMER = "khmer"
 
+_FRACTIONS = frozenset("¼½¾⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞")
 # Japanese fonts in order of preference: (module, attribute holding the font file).
 _CJK_PACKAGES = (("noto_cjk_sans_jp_bold", "FONT_PATH"), ("noto_cjk_sans_jp_regular", "FONT_PATH"))
 
@@ -99,10 +100,18 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 
 
 def _script_of(ch: str) -> str:
-    """``cjk``, ``khmer``, ``main`` (letters of Thai or Latin) or "" (neutral: spaces, digits, punctuation)."""
+    """``cjk``, ``khmer``, ``main`` (letters of Thai or Latin) or "" (neutral: spaces, digits, punctuation).
+
+    Fractions (``½``, a tournament's points) are not in Noto Sans Thai nor Khmer: the CJK font draws them.
+
+    >>> [script for script, _ in script_runs("3½ pts")] == [CJK if cjk_font_path() else MAIN, MAIN]
+    True
+    """
     cp = ord(ch)
     if 0x1780 <= cp <= 0x17FF or 0x19E0 <= cp <= 0x19FF:  # Khmer and Khmer symbols, its marks and digits too
         return KHMER
+    if ch in _FRACTIONS:
+        return CJK if cjk_font_path() is not None else ""
     if (
         0x3000 <= cp <= 0x30FF  # CJK punctuation, Hiragana, Katakana
         or 0x3400 <= cp <= 0x9FFF  # CJK ideographs

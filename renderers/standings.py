@@ -2,7 +2,8 @@
 
 The picture is 1080 px wide (a phone's width in pixels, so chat apps show it unscaled): a title
 band, a header row, one 44 px row a player with 30 px text, and a legend that spells out the
-tie-breaks' abbreviations. Every word comes from the caller, already in the chat's language;
+tie-breaks' abbreviations (at most three columns fit beside a name; when an event breaks ties by
+more, a line says in what order). Every word comes from the caller, already in the chat's language;
 names may be in any script ``fonts`` draws (Thai, Latin, Japanese, Khmer). A name too wide for
 its column is cut with an ellipsis at a letter boundary; one whose marks would reach outside
 its row (stacked Thai tone marks, Khmer subscripts) is drawn a little smaller, never clipped.
@@ -86,6 +87,7 @@ class StandingsView:
     tiebreaks: tuple[Tiebreak, ...] = ()  # the first ``MAX_TIEBREAKS`` are drawn
     rows: tuple[StandingsRow, ...] = ()
     footer: str | None = None  # e.g. where the event stays readable: "tournament 7"
+    order: str | None = None  # under the legend: the order ties are broken in, when not every one has a column
 
 
 def render_standings(view: StandingsView) -> bytes:
@@ -93,6 +95,8 @@ def render_standings(view: StandingsView) -> bytes:
     _check(view)
     columns = column_layout(view)
     legend = _legend_lines(view.tiebreaks[:MAX_TIEBREAKS])
+    if view.order:
+        legend.append(_fitted(view.order, WIDTH - 2 * MARGIN, LEGEND_SIZE))
     title = _fitted(view.title, WIDTH - 2 * MARGIN, TITLE_SIZE)
     title_h = first_row_top(view) - ROW_HEIGHT
     footer = _fitted(view.footer, WIDTH - 2 * MARGIN, LEGEND_SIZE) if view.footer else None

@@ -45,6 +45,15 @@ class TournamentMethods(Driver):
         """The chat's announced or running event, if any (there is at most one)."""
         return await self._read(tournaments.open_tournament(platform, channel))
 
+    async def last_finished_tournament(self, platform: Platform, channel: str) -> Tournament | None:
+        """The chat's most recently finished event, if any (what it reads once none is open)."""
+        return await self._read(tournaments.last_finished_tournament(platform, channel))
+
+    async def entered_tournaments(self, player_id: int) -> list[Tournament]:
+        """The open events (announced or running) `player_id` is entered in and has not withdrawn
+        from (a player is of one platform: these are that platform's)."""
+        return await self._read(tournaments.entered_tournaments(player_id))
+
     async def tournament_state(self, tournament_id: int) -> TournamentState:
         """The event with its entrants, rounds, boards (with their games' state), byes and
         forbidden pairs, in one snapshot; NotFound if there is none."""
@@ -106,9 +115,15 @@ class TournamentMethods(Driver):
             platform, channel, community, weekday, local_time, timezone, spec, created_by, self._time()),
             lambda _: notices, self._time()))
 
-    async def stop_rota(self, platform: Platform, channel: str, *, notices: Sequence[NewNotice] = ()) -> int:
-        """Stop the chat's rotas; how many were active."""
-        return await self._write(answered(tournaments.stop_rota(platform, channel), lambda _: notices, self._time()))
+    async def stop_rota(self, platform: Platform, channel: str, *, created_by: int | None = None,
+                        notices: Sequence[NewNotice] = ()) -> int:
+        """Stop the chat's rotas (only those `created_by` made, if given); how many were active."""
+        return await self._write(answered(tournaments.stop_rota(platform, channel, created_by), lambda _: notices,
+                                          self._time()))
+
+    async def active_rotas(self, platform: Platform, channel: str) -> list[Rota]:
+        """The chat's active rotas, oldest first."""
+        return await self._read(tournaments.active_rotas(platform, channel))
 
     async def due_rotas(self, now: datetime, *, platform: Platform | None = None) -> list[Rota]:
         """The active rotas with no event to come (none announced, none starting after `now`);

@@ -22,6 +22,8 @@ HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", 
 # Shown in help after the game's commands; the Discord door has slash commands for these too.
 MORE_HELP = ("hint", "review", "analyse", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe",
              "notices")
+# Shown last, and again by ``tournament help`` with the words after ``tournament``.
+TOURNAMENT_HELP = ("tournament", "join", "withdraw", "pairings", "standings", "berserk")
 IMAGE_SIZE = 800
 RESULT_KEYS = {"1-0": "result.white", "0-1": "result.black", "1/2-1/2": "result.draw"}
 Render = Callable[[BoardView], "bytes | None"]  # draws a board picture (None: replies carry no image)
@@ -47,14 +49,25 @@ class Presenter:
         return Reply(kind=kind, text=self.t(language, key, **fields), language=language)
 
     def help(self, language: str) -> Reply:
-        names = self.catalog.command_names(language)
         lines = [self.t(language, "help.title")]
-        for command in HELP_COMMANDS + MORE_HELP:
-            words = [command] + [w for w in names.get(command, []) if w != command]
-            lines.append(f"• {' / '.join(words[:3])}: {self.t(language, f'help.{command}')}")
+        lines += [self._help_line(language, command) for command in HELP_COMMANDS + MORE_HELP]
         lines.append(self.t(language, "help.moves"))
         lines.append(self.t(language, "help.live"))
+        lines.append(self.t(language, "help.tournaments.title"))
+        lines += [self._help_line(language, command) for command in TOURNAMENT_HELP]
         return Reply(kind="help", text="\n".join(lines), language=language)
+
+    def tournament_help(self, language: str) -> Reply:
+        """``tournament help``: the tournament commands and every word after ``tournament``."""
+        lines = [self.t(language, "help.tournaments.title")]
+        lines += [self._help_line(language, command) for command in TOURNAMENT_HELP]
+        lines.append(self.t(language, "help.tournament.usage"))
+        return Reply(kind="help", text="\n".join(lines), language=language)
+
+    def _help_line(self, language: str, command: str) -> str:
+        """``• command / its words: what it does``, in ``language``."""
+        words = [command] + [w for w in self.catalog.command_names(language).get(command, []) if w != command]
+        return f"• {' / '.join(words[:3])}: {self.t(language, f'help.{command}')}"
 
     def when(self, language: str, moment: datetime | None) -> str:
         """A deadline (UTC, at most days ahead, so without its year) as the language writes dates."""
@@ -175,6 +188,8 @@ class Presenter:
     def _status(self, language: str, game: Game, board: Board, names: dict[str, str]) -> str:
         if game.status == "aborted" and game.reason == "first_move":  # a live game's first move not made
             return self.t(language, f"reason.{game.reason}", name=names["w" if board.turn else "b"])
+        if game.status == "aborted" and game.reason == "double_forfeit":  # a tournament game neither player came to
+            return self.t(language, "reason.double_forfeit", white=names["w"], black=names["b"])
         if game.status == "finished":
             result = RESULT_KEYS[game.result or "1/2-1/2"]
             return self.t(language, result, white=names["w"], black=names["b"]) + " " + \

@@ -81,6 +81,19 @@ def open_tournament(platform: str, channel: str) -> Plan[Tournament | None]:
     return tournament_from_row(found[0]) if found else None
 
 
+def last_finished_tournament(platform: str, channel: str) -> Plan[Tournament | None]:
+    found = yield rows(f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE platform = ? AND channel = ?"
+                       " AND status = 'finished' ORDER BY id DESC LIMIT 1", platform, channel)
+    return tournament_from_row(found[0]) if found else None
+
+
+def entered_tournaments(player_id: int) -> Plan[list[Tournament]]:
+    found = yield rows(f"""SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE {OPEN_EVENT} AND id IN (
+                               SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
+                           ORDER BY id""", player_id)
+    return [tournament_from_row(row) for row in found]
+
+
 def tournament_state(tournament_id: int) -> Plan[TournamentState]:
     """Run as one snapshot."""
     event = yield from tournament(tournament_id)
@@ -214,10 +227,19 @@ def add_rota(platform: str, channel: str, community: str | None, weekday: int, l
     return rota_from_row(found[0])
 
 
-def stop_rota(platform: str, channel: str) -> Plan[int]:
-    stopped: int = yield count("UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ?"
-                               " AND active = TRUE", platform, channel)
+def stop_rota(platform: str, channel: str, created_by: int | None) -> Plan[int]:
+    """The chat's active rotas stopped (only those `created_by` made, if given); how many."""
+    by = "" if created_by is None else " AND created_by = ?"
+    stopped: int = yield count(f"UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ?"
+                               f" AND active = TRUE{by}", platform, channel,
+                               *(() if created_by is None else (created_by,)))
     return stopped
+
+
+def active_rotas(platform: str, channel: str) -> Plan[list[Rota]]:
+    found = yield rows(f"SELECT {ROTA_COLUMNS} FROM tournament_rotas WHERE platform = ? AND channel = ?"
+                       " AND active = TRUE ORDER BY id", platform, channel)
+    return [rota_from_row(row) for row in found]
 
 
 def due_rotas(now: datetime, platform: str | None) -> Plan[list[Rota]]:

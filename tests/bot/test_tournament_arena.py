@@ -217,6 +217,8 @@ async def test_an_absent_player_loses_by_forfeit_and_two_forfeits_withdraw(event
         present = other(pair, absent)
         if pair["white"] == present:
             await play(event, pair, 1)  # the present player moves; the absent one never does
+        else:
+            await event.ok(present, "board")  # Black, there, writes to the game: White alone is absent
         event.clock.advance(seconds=61)
         await event.notices()
         game = await event.storage.get_game(pair["game"])

@@ -132,6 +132,8 @@ async def test_no_first_move_in_60_seconds_is_an_unrated_forfeit_and_two_withdra
         pair = next(p for p in pairings["pairs"] if "dan" in (p["white"], p["black"]))
         if pair["black"] == "dan":
             await event.ok(pair["white"], "e3e4")  # dan's opponent is there; dan is not
+        else:
+            await event.ok(pair["black"], "board")  # Black, there, writes to the game before White's move
         for other in pairings["pairs"]:
             if other is not pair:
                 await event.ok(other["black"], "resign")
@@ -221,6 +223,7 @@ async def test_an_entrant_of_the_running_event_cannot_start_a_casual_game(event:
 async def test_a_correspondence_player_who_never_moves_loses_by_forfeit(event: Event) -> None:
     first = (await start_event(event, "swiss 2 rounds 1d", ["alice", "bob"]))[0]
     pair = first["pairs"][0]
+    await event.ok(pair["black"], "board")  # Black is there; White never moves
     event.clock.advance(days=1, seconds=1)
     await event.notices()
     game = await event.storage.get_game(pair["game"])

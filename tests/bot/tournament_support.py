@@ -12,7 +12,7 @@ from bot.engines import RandomMover
 from bot.messages import Incoming, Notice, Platform, Reply, User
 from bot.services.games import GameService
 from storage import Storage
-from storage.records import Game, TournamentState
+from storage.records import EntrantRow, Game, NewBoard, NewRound, NewTournament, TournamentState
 
 from .support import Chat, drain, no_image
 
@@ -82,3 +82,24 @@ async def start_event(event: Event, spec: str, players: list[str], *, organizer:
         await event.ok(name, "join")
     await event.ok(organizer, "tournament start")
     return await event.data("tournament_pairings")
+
+
+async def stored_event(storage: Storage, platform: Platform, channel: str, *, players: int = 64, rounds: int = 9,
+                       community: str = "guild") -> int:
+    """A finished Swiss of ``players`` over ``rounds`` written straight to storage, every board
+    decided without a game (a forfeit score), each round paired by the circle method: an event
+    that size in a moment (64 players and 9 rounds make a TRF of about 11,000 characters)."""
+    ids = [(await storage.get_or_create_player(platform, f"u{n:02d}", f"player{n:02d}")).id for n in range(players)]
+    event = await storage.create_tournament(NewTournament(
+        platform=platform, channel=channel, salt="0a1b2c", pairing_system="swiss", variant="makruk", rated=True,
+        created_by=ids[0], community=community, clock_initial=180, clock_increment=2, rounds=rounds))
+    entrants = [EntrantRow(player_id=p, rating=1400 + 5 * n) for n, p in enumerate(ids)]
+    event = await storage.change_tournament(event.id, event.version, {"status": "running"}, entrants=entrants)
+    for number in range(1, rounds + 1):
+        turned = [ids[0], *ids[1:][number - 1:], *ids[1:][:number - 1]]  # the circle: the first stays
+        pairs = zip(turned[:players // 2], reversed(turned[players // 2:]), strict=True)
+        boards = tuple(NewBoard(board=n, white=w, black=b, score="1-0F" if (n + number) % 3 else "0-1F")
+                       for n, (w, b) in enumerate(pairs, start=1))
+        event, _ = await storage.store_round(event.id, event.version, NewRound(number=number, boards=boards))
+    event = await storage.change_tournament(event.id, event.version, {"status": "finished"})
+    return event.id

@@ -115,6 +115,7 @@ async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_o
             outcome = rng.choice(["resign", "resign", "draw", "forfeit"])
             if outcome == "forfeit" and number in (2, 4):
                 late.append(game)
+                await say(line, black, "board")  # Black is there; White never comes
                 continue
             moved = await say(line, white, "e3e4")
             # A move in an event game: one line with the clocks, the web board a tap away, no picture.
@@ -135,7 +136,7 @@ async def test_a_five_round_swiss_pushes_once_a_round_at_most_and_results_ride_o
                 assert all("{" + key + "}" in pairings for key in notice["substitution"])
             seen_result_line = True
         if late:
-            # Nobody came to these boards: the clock ends them (a forfeit after 60 s), and their
+            # White never came to these boards: the clock ends them (a forfeit after 60 s), and their
             # results, not pushed, are said again by the next round's notice or the final one.
             line.clock.advance(seconds=61)
             await line.door.scheduler.run_once()
@@ -294,9 +295,10 @@ async def test_moves_made_on_the_web_board_in_an_event_game_are_not_pushed(group
 async def test_a_result_the_clock_makes_rides_on_the_next_reply_in_the_group(group):
     line = group
     await start_swiss(line, "swiss 2 rounds 3+2")
-    (_, white, black), (_, white2, black2), (absent, *_) = await open_games(line)
-    for mover in (white, black, white2, black2):  # two games under way; nobody comes to the third
+    (_, white, black), (_, white2, black2), (absent, _, there) = await open_games(line)
+    for mover in (white, black, white2, black2):  # two games under way; White never comes to the third
         await say(line, mover, "e3e4" if mover in (white, white2) else "e6e5")
+    await say(line, there, "board")  # its Black is there
     line.clock.advance(seconds=61)
     await line.door.scheduler.run_once()
     assert (await line.app.storage.get_game(absent.id)).reason == "forfeit"

@@ -178,3 +178,10 @@ def test_sixty_four_rows_are_cheap_enough_for_a_worker_thread(monkeypatch):
     spent = time.process_time() - started
     assert calls <= 64 * 20
     assert spent < 2.0  # CPU time, not the wall clock: ~0.2 s where it was written
+
+
+def test_half_points_are_drawn_with_a_font_that_has_the_fraction():
+    """Noto Sans Thai has no ``½``: a score such as ``3½`` would show a missing-glyph box."""
+    for text in ("3½", "½", "7¼"):
+        assert {f.getname()[0] for f, _ in fit_text(text, 200).runs} == {"Noto Sans CJK JP"}, text
+    assert {f.getname()[0] for f, _ in fit_text("11", 200).runs} == {"Noto Sans Thai"}

@@ -13,6 +13,7 @@ import pytest
 
 from storage import (
     ChannelSettings,
+    GameChanges,
     IncompatibleDatabase,
     NewNotice,
     NoticeCounts,
@@ -221,6 +222,32 @@ async def test_upgrade_from_0010_keeps_ratings_as_correspondence_ratings_and_gam
         assert [(s.player.id, s.rating.speed) for s in top] == [(regular, "correspondence")]
         game = await storage.get_game(1)
         assert game.time_control is None and game.clocks is None and game.speed == "correspondence"
+    assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
+
+
+async def test_upgrade_from_0013_keeps_games_with_nobody_marked_present(db_path: Path) -> None:
+    build_at_version(db_path, 13)
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        """INSERT INTO games (platform, channel, variant, promotion, perpetual, move_seconds,
+               white_engine, black_engine, rated, start_fen, status, created, updated)
+           VALUES ('line', 'Cgroup', 'makruk', 'forced', 'forbid', 600, 1, 2, 0, '', 'active',
+               '2025-01-01T00:00:00.000000Z', '2025-01-01T00:00:00.000000Z')"""
+    )
+    conn.commit()
+    conn.close()
+
+    async with await open_storage(db_path) as storage:
+        game = await storage.get_game(1)
+        assert game.present is None and game.berserk is None
+        game = await storage.update_game(1, game.version, GameChanges(present="b"))
+        assert (await storage.get_game(1)).present == "b" == game.present
+    conn = sqlite3.connect(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("UPDATE games SET present = 'x' WHERE id = 1")
+    finally:
+        conn.close()
     assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
 
 

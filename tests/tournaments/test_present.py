@@ -72,11 +72,11 @@ def test_the_standings_text_shows_the_top_ten_and_the_askers_own_row() -> None:
     assert present.standings_text(t, 7, [], "swiss", round_number=0).endswith("No games have finished yet.")
 
 
-def test_a_row_reads_points_and_the_first_tiebreaks_naturally() -> None:
+def test_a_row_reads_points_and_every_tiebreak_naturally() -> None:
     rows = [Row(1, 1, "ann", 3.5, {"buchholz_cut1": 9.5, "buchholz": 11.0, "sonneborn_berger": 7.25,
                                     "direct_encounter": 0.0, "wins": 3.0})]
     assert present.standings_text(texts(CATALOG, "en"), 7, rows, "swiss", round_number=4).splitlines()[1] == \
-        "1. ann: 3½ pts (BH-1 9½, BH 11, SB 7.25)"
+        "1. ann: 3½ pts (BH-1 9½, BH 11, SB 7.25, DE 0, W 3)"
     assert "3½ คะแนน" in present.standings_text(texts(CATALOG, "th"), 7, rows, "swiss", round_number=4)
     assert "3½点" in present.standings_text(texts(CATALOG, "ja"), 7, rows, "swiss", round_number=4)
     arena = [Row(1, 1, "ann", 8.0, {"performance": 1712.4})]

@@ -28,9 +28,10 @@ BOARD_FILE = "board.png"
 REPLAY_FILE = "replay.gif"
 STANDINGS_FILE = "standings.png"
 PGN_FILE = "makruk.pgn"
+TRF_FILE = "tournament.trf"
 EMBED_LIMIT = 4096
 CONTENT_LIMIT = 2000  # a message's text, where the mentions go
-PGN_INLINE_LIMIT = 3800
+PGN_INLINE_LIMIT = 3800  # a PGN or TRF shown in the embed too (it is attached either way)
 COLOURS = {
     "error": discord.Colour(0xC0392B),
     "challenge": discord.Colour(0xE0A526),
@@ -65,6 +66,12 @@ def role_of(reply: Reply) -> str | None:
     return str(role) if role is not None and str(role).isdigit() else None
 
 
+def trf_file(reply: Reply) -> str:
+    """The name of an event's TRF file: ``tournament-7.trf``."""
+    tournament = (reply.data or {}).get("tournament")
+    return f"tournament-{tournament}.trf" if isinstance(tournament, int) else TRF_FILE
+
+
 class Renderer:
     def __init__(self, catalog: Catalog, *, web_board: bool = False) -> None:
         self.catalog = catalog
@@ -81,6 +88,11 @@ class Renderer:
             out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=PGN_FILE)
             embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
                                  else self.t(reply.language, "discord.export.attached"))
+        elif reply.kind == "tournament_trf":  # export ID trf: a file, whole, however big the event
+            name = trf_file(reply)
+            out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=name)
+            embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
+                                 else self.t(reply.language, "discord.trf.attached", file=name))
         if reply.image is not None:
             name = (REPLAY_FILE if reply.image.startswith(b"GIF8")  # export ID gif
                     else STANDINGS_FILE if reply.kind == "tournament_standings" else BOARD_FILE)

@@ -31,6 +31,7 @@ from ...services.claims import new_holder
 from ...web.links import liff_link
 from ...web.server import WebBoard
 from .api import MessagingCalls
+from .exports import TrfLinks
 from .handler import LineHandler
 from .images import ImageStore
 from .inbox import LEFT_BEHIND, Inbox
@@ -156,8 +157,11 @@ class LineDoor:
         tournaments = self.app.tournaments
         self.standings = StandingsPictures(access.public_base_url, access.channel_secret,
                                            tournaments.standings_png if tournaments is not None else None)
+        self.trf_links = TrfLinks(access.public_base_url, access.channel_secret,
+                                  tournaments.trf if tournaments is not None else None)
         self.composer = Composer(self.app.games, self.images, catalog,
-                                 board_link=lambda game_id: liff_link(settings, game_id), standings=self.standings)
+                                 board_link=lambda game_id: liff_link(settings, game_id), standings=self.standings,
+                                 trf_links=self.trf_links)
         self.calls = MessagingCalls(self.api)
         self.pusher = Pusher(self.calls, self.composer, timeout=self._push_timeout)
         self.outbox = self.app.outbox("line", self.pusher.send, pictures=False)  # LINE fetches pictures by URL
@@ -168,6 +172,7 @@ class LineDoor:
         self.webhook = Webhook(access.channel_secret, self.inbox, self.handler.chat_of, metrics=self.app.metrics)
         self.web_app = create_app(self.webhook, self.images, self.app)
         self.standings.add_routes(self.web_app)
+        self.trf_links.add_routes(self.web_app)
         # The web board (/g/GAME) on the same server; a move made there is pushed to LINE now.
         WebBoard(self.app.games, settings, self.app.games.clock, base=access.public_base_url.rstrip("/"),
                  owed=lambda platform: self.push_soon() if platform == "line" else None).add_routes(self.web_app)

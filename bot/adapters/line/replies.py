@@ -20,6 +20,7 @@ from ...messages import Action, BoardView, Reply, User
 from ...services.games import GameService, MoveChoice
 from ..text import clip
 from .api import Message
+from .exports import TrfLinks
 from .images import IMAGEMAP_BASE, ImageStore
 from .pictures import in_deployment
 from .standings import StandingsPictures
@@ -43,13 +44,14 @@ class Chat:
 class Composer:
     def __init__(self, games: GameService, images: ImageStore, catalog: Catalog,
                  board_link: Callable[[int], str | None] = lambda game_id: None,
-                 standings: StandingsPictures | None = None) -> None:
+                 standings: StandingsPictures | None = None, trf_links: TrfLinks | None = None) -> None:
         self.games = games
         self.images = images
         self.catalog = catalog
         # The game's web board opened inside LINE (the LIFF link), None without a LIFF app.
         self.board_link = board_link
         self.standings = standings
+        self.trf_links = trf_links
 
     async def messages(self, replies: Sequence[Reply], chat: Chat, answered: User | None, *,
                        drawn: bool = False) -> list[Message]:
@@ -59,6 +61,7 @@ class Composer:
         for it (``drawn``: ``board``, ``flip``, a tap): the group is not flooded with pictures."""
         if not chat.one_to_one and not drawn:
             replies = [_one_line(reply) if _in_event(reply) else reply for reply in replies]
+        replies = [self._linked(reply) for reply in replies]
         spoken = [reply for reply in replies if reply.text.strip()]
         pictured = next((r for r in reversed(replies) if r.board is not None or r.image is not None), None)
         board = await self._picture(pictured, chat, answered) if pictured is not None else self._standings(replies)
@@ -116,6 +119,17 @@ class Composer:
         return {"type": "image", "originalContentUrl": original, "previewImageUrl": preview}
 
     # --- texts ------------------------------------------------------------------------
+
+    def _linked(self, reply: Reply) -> Reply:
+        """An event's TRF file (``export ID trf``) too long for a message: a link to download it
+        instead, since LINE attaches no files to messages."""
+        tournament = (reply.data or {}).get("tournament")
+        if reply.kind != "tournament_trf" or len(reply.text) <= MAX_TEXT or self.trf_links is None \
+                or not isinstance(tournament, int):
+            return reply
+        text = self.catalog.text(reply.language, "line.trf.link", id=tournament, size=len(reply.text),
+                                 url=self.trf_links.url(tournament))
+        return dataclasses.replace(reply, text=text)
 
     def _text(self, reply: Reply, chat: Chat) -> Message:
         text = reply.text[:MAX_TEXT]

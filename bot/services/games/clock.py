@@ -20,6 +20,7 @@ from ..errors import Refusal
 from . import live
 from .context import Context
 from .moves import engine_to_move, engine_turns
+from .presence import DOUBLE_FORFEIT, double_forfeit
 from .table import side_to_move
 
 if TYPE_CHECKING:
@@ -98,6 +99,11 @@ async def _flag(table: Table, game: Game) -> None:
                                 table.clock_notify(game, "timeout"))
             return
         flagged = side_to_move(board)
+        if double_forfeit(game, flagged):  # a tournament game neither player came to
+            changes = GameChanges(status="aborted", reason=DOUBLE_FORFEIT, deadline=None, remind_at=None)
+            await table.commit(await _system_context(table, game), game, board, changes, "aborted",
+                               notify=table.clock_notify(game, "timeout"))
+            return
         result: Result = "0-1" if flagged == "w" else "1-0"
         # A tournament's player who never moved did not come to the board: a forfeit, unrated.
         forfeit = game.tournament_id is not None and not has_moved(game, flagged)

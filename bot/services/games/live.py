@@ -35,6 +35,7 @@ from storage.records import (
 )
 
 from ...messages import Reply
+from .presence import DOUBLE_FORFEIT, double_forfeit
 
 if TYPE_CHECKING:
     from .context import Context
@@ -115,8 +116,9 @@ def thinking_time(game: Game, color: Color, now: datetime) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """What a live game's run-out clock means: aborted (a first move not made), lost (in a
-    tournament's game, a first move not made is a forfeit: reason ``forfeit``, unrated), or drawn."""
+    """What a live game's run-out clock means: aborted (a first move not made; in a tournament's
+    game, by neither player: ``double_forfeit``), lost (in a tournament's game, a first move not
+    made is a forfeit: reason ``forfeit``, unrated), or drawn."""
 
     aborted: bool
     result: Result | None
@@ -124,13 +126,15 @@ class Flag:
 
     @property
     def rated(self) -> bool:
-        return self.reason != "forfeit"
+        return self.reason not in ("forfeit", DOUBLE_FORFEIT)
 
 
 def flag_of(game: Game, board: Board) -> Flag:
     """The end of ``game``, whose side to move has run out."""
     flagged = side_to_move(game)
     if not has_moved(game, flagged):
+        if double_forfeit(game, flagged):  # neither player came: both forfeit
+            return Flag(True, None, DOUBLE_FORFEIT)
         if game.tournament_id is not None:
             return Flag(False, "0-1" if flagged == "w" else "1-0", "forfeit")
         return Flag(True, None, "first_move")

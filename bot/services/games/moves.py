@@ -220,10 +220,14 @@ async def export(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
     """``export`` (the game being played, else the last one), ``export ID``, ``export ID gif``;
     ``export ID trf`` is tournament ``ID`` (tournament_routes)."""
     number = game_number(args[0]) if args else None
+    if len(args) == 2 and "trf" in (args[1].casefold(), table.catalog.word_for(args[1])):
+        digits = args[0].removeprefix("#")
+        if number is None and digits.isascii() and digits.isdigit():  # beyond any id the database holds
+            raise Refusal("no_such_tournament", id=digits[:12])
+        if number is not None:
+            return await tournament_routes.export_trf(table, ctx, number)  # an event, not a game
     if args and number is None:
         raise Refusal("bad_option", option=args[0][:20])
-    if len(args) == 2 and number is not None and "trf" in (args[1].casefold(), table.catalog.word_for(args[1])):
-        return await tournament_routes.export_trf(table, ctx, number)  # an event, not a game
     gif = len(args) == 2 and table.catalog.word_for(args[1]) == "gif"
     if len(args) > 2 or (len(args) == 2 and not gif):
         raise Refusal("bad_option", option=args[-1][:20])

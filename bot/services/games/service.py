@@ -59,6 +59,7 @@ from . import (
     deployment,
     moves,
     offers,
+    presence,
     puzzle_routes,
     queries,
     ratings,
@@ -200,6 +201,15 @@ class GameService:
         if command is None:
             return []
         ctx = await self._context(msg)
+        try:
+            replies = await self._dispatch(ctx, command)
+        except Refusal:
+            await presence.check_in(self.table, ctx)  # a move typed before White's: Black is there all the same
+            raise
+        await presence.check_in(self.table, ctx)  # Black, writing to a tournament game, is at the board
+        return replies
+
+    async def _dispatch(self, ctx: Context, command: Command) -> list[Reply]:
         if command.bare_move:
             return await self._bare_text(ctx, command)
         entry = COMMANDS.find(command.name)

@@ -188,7 +188,7 @@ async def pair_batch(service: TournamentService, state: TournamentState, since: 
     def told(games: Sequence[Game]) -> list[NewNotice]:
         mentions = tuple(users[p] for pair in pairs for p in pair if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
-                                          [(w, b, g.id) for (w, b), g in zip(pairs, games, strict=True)], None,
+                                          [(w, b, g.id, None) for (w, b), g in zip(pairs, games, strict=True)], None,
                                           names, mentions=mentions)
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
@@ -303,6 +303,10 @@ async def berserk(service: TournamentService, ctx: Context) -> list[Reply]:
         dataclasses.replace(game.clocks, black_ms=half)
     sides = "".join(c for c in "wb" if c in (game.berserk or "") + colour)
     text = present.texts(table.catalog, ctx.language)("tournament.berserk", name=me.display_name)
-    _, reply = await table.update(ctx, game, GameChanges(clocks=clocks, berserk=sides),
-                                  Reply(kind="tournament", text=text, language=ctx.language))
+    changes = GameChanges(clocks=clocks, berserk=sides)
+    after = game.after(changes, at=table.clock.now())
+    # The answer is about the player's own game: it carries it (the console's "game", Discord's footer).
+    shown = table.game_view(ctx, after, table.board(after), "berserk", await table.players_of(game)).game
+    _, reply = await table.update(ctx, game, changes,
+                                  Reply(kind="tournament", text=text, language=ctx.language, game=shown))
     return [reply]

@@ -1,5 +1,6 @@
 """The commands of an event (docs/tournaments.md 2.2): ``tournament new|weekly|start|cancel|
-rules|forbid|bye [ID]``, ``join``, ``withdraw``, ``pairings [N]``, ``standings [N]``.
+forbid|bye|help``, ``join``, ``withdraw``, ``berserk``; what anyone may read (``tournament [ID]``,
+``tournament rules [ID]``, ``pairings [N]``, ``standings [N]``) is reading.py's.
 
 Each change is one ``change_tournament`` with the compare-and-set on the event's version and
 the answer stored with it; a change that needs the event to move on (a start) pokes it, and
@@ -8,20 +9,19 @@ the game service settles it once the chat's lock is released.
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from storage import NotFound, TournamentBusy
+from storage import TournamentBusy
 from storage.records import Bye, EntrantRow, NewNotice, Tournament
 from storage.tournament_records import ByeKind
 
 from ...messages import Reply
 from ..errors import Refusal
 from ..games.context import Context
-from . import arena, calendar, events, grammar, history, notices, picture, present, pushes, reminders, rota, rounds
-from .organizers import may_organize, may_read
+from . import arena, calendar, events, grammar, history, notices, present, reading, reminders, rota, rounds
+from .organizers import chat_name, may_organize, may_read
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -34,13 +34,17 @@ async def answer(service: TournamentService, ctx: Context, name: str, args: tupl
         return await join(service, ctx)
     if name == "withdraw":
         return await withdraw(service, ctx)
-    if name in ("pairings", "standings"):
-        return await show(service, ctx, name, args)
+    if name == "pairings":
+        return await reading.pairings(service, ctx, args)
+    if name == "standings":
+        return await reading.standings(service, ctx, args)
     return await arena.berserk(service, ctx)
 
 
 async def _tournament(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
     word = grammar.first_word(service.table.catalog, args)
+    if args and service.table.catalog.command_for(args[0]) == "help":
+        return [service.table.present.tournament_help(ctx.language)]
     if word == "new":
         return await new(service, ctx, args[1:])
     if word == "weekly":
@@ -53,26 +57,9 @@ async def _tournament(service: TournamentService, ctx: Context, args: tuple[str,
         return await forbid(service, ctx)
     if word == "bye":
         return await half_bye(service, ctx)
-    t = present.texts(service.table.catalog, ctx.language)
     if word == "rules":
-        event = await _event(service, ctx, args[1:])
-        return [_reply(ctx, present.rules_text(t, await notices.view(service, event)))]
-    event = await _event(service, ctx, args)
-    summary = _reply(ctx, present.event_summary(t, await notices.view(service, event)))
-    if event.status != "finished":
-        return [summary]
-    return [summary, await _final_standings(service, ctx, event)]  # the permanent link the final post names
-
-
-async def _final_standings(service: TournamentService, ctx: Context, event: Tournament) -> Reply:
-    """A finished event's final standings, as its final post told them."""
-    state = await service.storage.tournament_state(event.id)
-    names = await service.names(state)
-    t = present.texts(service.table.catalog, ctx.language)
-    if event.pairing_system == "arena":
-        return arena.standings_reply(t, ctx.language, event, state, names, final=True)
-    past = history.history_of(state, names)
-    return notices.standings_reply(t, ctx.language, event, past, event.last_round, final=True)
+        return await reading.rules(service, ctx, args[1:])
+    return await reading.summary(service, ctx, args)
 
 
 # --- announcing --------------------------------------------------------------------------------
@@ -102,17 +89,19 @@ async def new(service: TournamentService, ctx: Context, args: Sequence[str]) -> 
 
 async def join(service: TournamentService, ctx: Context) -> list[Reply]:
     service.groups_only(ctx)
-    event = await _open_event(service, ctx)
+    event = await reading.open_event(service, ctx)
     state = await service.storage.tournament_state(event.id)
     me = await service.table.player(ctx)
     entry = next((e for e in state.entrants if e.player_id == me.id), None)
     if entry is not None and not entry.withdrawn:
         raise Refusal("in_tournament", id=event.id)
+    await _not_elsewhere(service, ctx, event, me.id)
     byes: list[Bye] = []
     running = event.status == "running"
     t = present.texts(service.table.catalog, ctx.language)
     count = len(history.active_ids(state)) + 1
-    text = t("tournament.joined", name=me.display_name, id=event.id, count=count)
+    text = t("tournament.joined.one" if count == 1 else "tournament.joined", name=me.display_name, id=event.id,
+             count=count)
     if event.pairing_system == "roundrobin":
         if running:
             raise Refusal("entries_closed", id=event.id)
@@ -127,7 +116,8 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
         kind: ByeKind = "half" if entry is None else "zero"
         byes = [Bye(r, me.id, kind) for r in range(1, event.last_round + 1) if (r, me.id) not in had]
         if entry is None and byes:
-            text = t("tournament.joined.late", name=me.display_name, id=event.id, missed=len(byes))
+            text = t("tournament.joined.late.one" if len(byes) == 1 else "tournament.joined.late",
+                     name=me.display_name, id=event.id, missed=len(byes))
     if entry is not None and running:
         text = t("tournament.rejoined", name=me.display_name, id=event.id)
     rating = entry.rating if entry is not None else round((await service.storage.get_rating(
@@ -136,8 +126,20 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
     return await _change(service, ctx, event, [_reply(ctx, text)], entrants=[row], byes=byes)
 
 
+async def _not_elsewhere(service: TournamentService, ctx: Context, event: Tournament, player_id: int) -> None:
+    """A player has one tournament game at a time: entered (and not withdrawn) in another event
+    not finished, on this platform, they may not join this one. The other event is named, with
+    its chat if it is in this server or group."""
+    other = next((e for e in await service.storage.entered_tournaments(player_id) if e.id != event.id), None)
+    if other is None:
+        return
+    if may_read(other, ctx.msg):
+        raise Refusal("in_other_tournament_here", id=other.id, chat=chat_name(other))
+    raise Refusal("in_other_tournament", id=other.id)
+
+
 async def withdraw(service: TournamentService, ctx: Context) -> list[Reply]:
-    event = await _open_event(service, ctx)
+    event = await reading.open_event(service, ctx)
     state = await service.storage.tournament_state(event.id)
     me = await service.table.player(ctx)
     entry = next((e for e in state.entrants if e.player_id == me.id and not e.withdrawn), None)
@@ -151,7 +153,7 @@ async def withdraw(service: TournamentService, ctx: Context) -> list[Reply]:
 
 async def half_bye(service: TournamentService, ctx: Context) -> list[Reply]:
     """``tournament bye``: a half-point bye for the next round not yet paired (a Swiss)."""
-    event = await _open_event(service, ctx)
+    event = await reading.open_event(service, ctx)
     state = await service.storage.tournament_state(event.id)
     me = await service.table.player(ctx)
     if me.id not in history.active_ids(state):
@@ -196,68 +198,10 @@ async def forbid(service: TournamentService, ctx: Context) -> list[Reply]:
     return await _change(service, ctx, event, [_reply(ctx, text)], forbidden=[(min(a.id, b.id), max(a.id, b.id))])
 
 
-# --- what anyone may read ----------------------------------------------------------------------
-
-async def show(service: TournamentService, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
-    """``pairings [ROUND]`` and ``standings [ROUND]`` of the chat's open event."""
-    event = await _open_event(service, ctx)
-    state = await service.storage.tournament_state(event.id)
-    number = event.last_round
-    if args:
-        if not args[0].isdigit() or not 1 <= int(args[0]) <= event.last_round:
-            raise Refusal("no_round", round=args[0][:6], id=event.id)
-        number = int(args[0])
-    if number == 0:
-        raise Refusal("no_round", round=1, id=event.id)
-    if name == "standings" and event.pairing_system == "arena" and not args:
-        return await arena.standings_now(service, ctx, event)
-    names = await service.names(state)
-    t = present.texts(service.table.catalog, ctx.language)
-    if name == "standings":
-        me = await service.table.player(ctx)
-        past = history.history_of(state, names, through=number)
-        reply = notices.standings_reply(t, ctx.language, event, past, number, final=False, asking=me.id)
-        if picture.settled(state, number):
-            if not ctx.msg.pictures:  # LINE's picture, named by its URL
-                reply = dataclasses.replace(reply, data=pushes.with_picture(reply.data, event.id, number))
-            else:
-                png = await picture.standings_png(service, event.id, number, ctx.language)
-                reply = dataclasses.replace(reply, image=png)
-        return [reply]
-    boards = [(b.white, b.black, b.game_id) for b in history.round_boards(state, number)]
-    bye = next((b.player_id for b in state.byes if b.round == number and b.kind == "pairing"), None)
-    absent = [(b.player_id, b.kind) for b in state.byes if b.round == number and b.kind != "pairing"]
-    return [notices.pairings_reply(t, ctx.language, await notices.view(service, event, state), number, boards, bye,
-                                   names, absent=absent)]
-
-
 # --- helpers -----------------------------------------------------------------------------------
 
-async def _event(service: TournamentService, ctx: Context, args: Sequence[str]) -> Tournament:
-    """``ID`` if given (finished events stay readable), else the chat's open event."""
-    if args:
-        number = args[0].lstrip("#")
-        if not number.isdigit():
-            raise Refusal("bad_option", option=args[0][:20])
-        try:
-            event = await service.storage.tournament(int(number))
-        except NotFound:
-            event = None
-        if event is None or not may_read(event, ctx.msg):
-            raise Refusal("no_such_tournament", id=number[:12])
-        return event
-    return await _open_event(service, ctx)
-
-
-async def _open_event(service: TournamentService, ctx: Context) -> Tournament:
-    event = await service.storage.open_tournament(ctx.msg.platform, ctx.msg.channel)
-    if event is None:
-        raise Refusal("no_tournament")
-    return event
-
-
 async def _organized(service: TournamentService, ctx: Context) -> Tournament:
-    event = await _open_event(service, ctx)
+    event = await reading.open_event(service, ctx)
     me = await service.table.player(ctx)
     if not may_organize(event, me.id, ctx.msg):
         raise Refusal("not_organizer", id=event.id)

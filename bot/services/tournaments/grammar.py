@@ -149,7 +149,7 @@ def _parse(catalog: Catalog, words: list[str], *, now: datetime, zone: str, rota
     if system not in SYSTEMS:
         raise Refusal("bad_system", option=words[0][:20])
     fields: dict[str, object] = {}
-    times: list[int] = []
+    times: list[tuple[int, str]] = []  # each time given, in seconds and as written
     i = 1
     while i < len(words):
         token, word = words[i], catalog.word_for(words[i])
@@ -165,7 +165,7 @@ def _parse(catalog: Catalog, words: list[str], *, now: datetime, zone: str, rota
             continue
         timed = _time_at(words, i)
         if timed is not None:
-            times.append(timed[0])
+            times.append((timed[0], " ".join(words[i:i + timed[1]])))
             i += timed[1]
             continue
         variant = variant_named(catalog, token)
@@ -207,11 +207,12 @@ def _parse(catalog: Catalog, words: list[str], *, now: datetime, zone: str, rota
     return _checked(EventSpec(system), fields, times)
 
 
-def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> EventSpec:
-    """The spec with its fields, the defaults of its system, and the refusals of what does not fit."""
+def _checked(spec: EventSpec, fields: dict[str, object], times: list[tuple[int, str]]) -> EventSpec:
+    """The spec with its fields, the defaults of its system, and the refusals of what does not fit
+    (a time that has no place is echoed as it was written)."""
     spec = replace(spec, **fields)  # type: ignore[arg-type]
     if len(times) > 1:
-        raise Refusal("bad_option", option=str(times[1] // 60) + "m")
+        raise Refusal("bad_option", option=times[1][1][:20])
     if spec.system == "arena":
         if spec.time_control is None:
             raise Refusal("arena_needs_clock")
@@ -221,7 +222,7 @@ def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> Ev
             raise Refusal("bad_option", option="double")
         if spec.window_seconds is not None:
             raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
-        minutes = times[0] // 60 if times else DEFAULT_ARENA_MINUTES
+        minutes = times[0][0] // 60 if times else DEFAULT_ARENA_MINUTES
         if not MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES:
             raise Refusal("bad_arena_length", low=MIN_ARENA_MINUTES, high=MAX_ARENA_MINUTES // 60)
         return replace(spec, arena_minutes=minutes)
@@ -233,11 +234,11 @@ def _checked(spec: EventSpec, fields: dict[str, object], times: list[int]) -> Ev
         spec = replace(spec, rounds=spec.rounds or DEFAULT_ROUNDS)
     if spec.time_control is not None:  # a live event: no time per move, no round window
         if times:
-            raise Refusal("bad_option", option=f"{times[0] // 60}m")
+            raise Refusal("bad_option", option=times[0][1][:20])
         if spec.window_seconds is not None:
             raise Refusal("bad_window", low=1, high=MAX_WINDOW // 86400)
         return spec
-    move = times[0] if times else DEFAULT_MOVE_SECONDS
+    move = times[0][0] if times else DEFAULT_MOVE_SECONDS
     window = spec.window_seconds
     if window is None:
         window = min(max(WINDOW_MOVES * move, MIN_WINDOW), MAX_WINDOW)

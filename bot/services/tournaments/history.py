@@ -53,6 +53,12 @@ def open_boards(state: TournamentState, number: int) -> tuple[BoardRow, ...]:
     return tuple(b for b in round_boards(state, number) if b.game_id is not None and score_of(b) is None)
 
 
+def completed_round(state: TournamentState) -> int:
+    """The last round every board of which has a result (0 while the first is being played)."""
+    last = state.tournament.last_round
+    return last if last and not open_boards(state, last) else max(last - 1, 0)
+
+
 def forfeits(state: TournamentState) -> dict[int, int]:
     """How many games each player lost by forfeit in the event since they last joined (two
     withdraw them; a player who rejoins after that starts again from none)."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from storage.records import NewNotice, TimeControl, Tournament, TournamentState
 
 from ...messages import GameView, Reply, User
-from ...tournaments.records import ByeKind, History
+from ...tournaments.records import ByeKind, History, Score
 from ...tournaments.tiebreaks import Row, standings
 from ..outbox import new_notice
 from . import present, pushes
@@ -56,8 +56,10 @@ async def view(service: TournamentService, event: Tournament,
     entrants = tuple(players[e.player_id].display_name for e in state.entrants
                      if not e.withdrawn and e.player_id in players)
     sub = await service.storage.get_subscription(event.platform, event.channel)
+    left = None if event.ends is None else int((event.ends - service.table.clock.now()).total_seconds())
     return present.EventView(event.id, spec_of(event), organizer, state=event.status, round=event.last_round,
-                             rounds=event.rounds, entrants=entrants, zone=sub.timezone if sub else DEFAULT_ZONE)
+                             rounds=event.rounds, entrants=entrants, zone=sub.timezone if sub else DEFAULT_ZONE,
+                             ends=event.ends, left=left)
 
 
 def standings_rows(event: Tournament, history: History) -> list[Row]:
@@ -68,31 +70,34 @@ def standings_rows(event: Tournament, history: History) -> list[Row]:
 
 
 def standings_reply(t: present.Text, language: str, event: Tournament, history: History, round_number: int, *,
-                    final: bool, asking: int | None = None) -> Reply:
+                    final: bool, asking: int | None = None, during: bool = False) -> Reply:
+    """The standings after round ``round_number`` (``history`` up to it), or during it while it
+    is being played (``during``: its games so far)."""
     rows = standings_rows(event, history)
     system = event.pairing_system
     if final:
         text = present.final_text(t, event.id, rows, system, round_number=round_number)
     else:
-        text = present.standings_text(t, event.id, rows, system, round_number=round_number, asking=asking)
+        text = present.standings_text(t, event.id, rows, system, round_number=round_number, asking=asking,
+                                      during=during)
     data = present.standings_data(event.id, round_number, rows, system, final=final)
     return Reply(kind="tournament_standings", text=text, language=language, data=data)
 
 
 def pairings_reply(t: present.Text, language: str, event: present.EventView, round_number: int,
-                   boards: Sequence[tuple[int, int, int | None]], bye: int | None, names: Mapping[int, str], *,
-                   window_ends: datetime | None = None, mentions: tuple[User, ...] = (),
+                   boards: Sequence[tuple[int, int, int | None, Score | None]], bye: int | None,
+                   names: Mapping[int, str], *, window_ends: datetime | None = None, mentions: tuple[User, ...] = (),
                    absent: Sequence[tuple[int, ByeKind]] = ()) -> Reply:
-    """Round ``round_number``'s pairings: (White, Black, game id, or None for a board decided
-    without a game) in board order, who has the pairing-allocated bye, and who sits the round
-    out with another bye (``absent``: player and kind, ``half`` or ``zero``)."""
-    shown = [present.RoundBoard(names.get(w, "?"), names.get(b, "?"), game or 0) for w, b, game in boards]
+    """Round ``round_number``'s pairings: (White, Black, game id, score) in board order, the score
+    that of a board decided without a game (game None: a withdrawn player's forfeit); who has the
+    pairing-allocated bye, and who sits the round out with another bye (``absent``: player and
+    kind, ``half`` or ``zero``)."""
+    shown = [present.RoundBoard(names.get(w, "?"), names.get(b, "?"), game, None if game else score)
+             for w, b, game, score in boards]
     by_name: tuple[str, ByeKind] | None = (names.get(bye, "?"), "pairing") if bye is not None else None
     sitting_out = [(names.get(p, "?"), kind) for p, kind in absent]
     text = present.pairings_text(t, event, round_number, shown, by_name, window_ends=window_ends, absent=sitting_out)
     data = present.pairings_data(event.id, round_number, shown, by_name[0] if by_name else None)
-    for pair, (_, _, game) in zip(data["pairs"], boards, strict=True):
-        pair["game"] = game
     return Reply(kind="tournament_pairings", text=text, language=language, data=data, mentions=mentions)
 
 

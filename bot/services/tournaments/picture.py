@@ -13,7 +13,7 @@ import asyncio
 import re
 from typing import TYPE_CHECKING
 
-from renderers.standings import StandingsRow, StandingsView, Tiebreak, render_standings
+from renderers.standings import MAX_TIEBREAKS, StandingsRow, StandingsView, Tiebreak, render_standings
 from storage import NotFound
 from storage.records import TournamentState
 
@@ -23,7 +23,7 @@ from . import history, notices, present
 if TYPE_CHECKING:
     from .service import TournamentService
 
-COLUMNS = 3  # tie-break columns the picture has room for
+COLUMNS = MAX_TIEBREAKS  # tie-break columns the picture has room for beside a name; a line names the rest
 _HOW = re.compile(r"[:：៖]")  # where a tie-break's explanation begins, in each language's punctuation
 _SHORT = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")  # "Buchholz Cut-1 (BH-1)" -> "Buchholz Cut-1"
 
@@ -64,7 +64,8 @@ def standings_view(t: present.Text, state: TournamentState, round_number: int, l
     took_part = {p for b in past.pairings for p in (b.white, b.black)} | {b.player for b in past.byes}
     rows = [row for row in notices.standings_rows(event, past) if row.player in took_part]
     final = event.status == "finished" and round_number == event.last_round
-    columns = TIEBREAKS[event.pairing_system][:COLUMNS]
+    every = TIEBREAKS[event.pairing_system]
+    columns = every[:COLUMNS]
     top = {row.player for row in rows if row.rank == 1} if final else set()
     title = (t("standings_picture.title_final", id=event.id) if final
              else t("standings_picture.title", id=event.id, round=round_number))
@@ -75,7 +76,15 @@ def standings_view(t: present.Text, state: TournamentState, round_number: int, l
                         for name in columns),
         rows=tuple(_row(row, columns, highlight=row.player in top) for row in rows),
         footer=t("standings_picture.footer", id=event.id),
+        order=order_line(t, every) if len(every) > COLUMNS else None,
     )
+
+
+def order_line(t: present.Text, tiebreaks: tuple[str, ...]) -> str:
+    """The order ties are broken in: the columns by their abbreviations, the others by name."""
+    named = [t(f"tournament.tiebreak.{name}") if n < COLUMNS else _name(t(f"tournament.tiebreak.{name}.how"))
+             for n, name in enumerate(tiebreaks)]
+    return t("standings_picture.order", order=", ".join(named), shown=COLUMNS)
 
 
 def _row(row: Row, columns: tuple[str, ...], *, highlight: bool) -> StandingsRow:

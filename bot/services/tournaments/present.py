@@ -24,7 +24,7 @@ from typing import Final, Literal
 from zoneinfo import ZoneInfo
 
 from ...i18n import Catalog
-from ...tournaments.records import ByeKind, Score
+from ...tournaments.records import BYE_POINTS, ByeKind, Score
 from ...tournaments.tiebreaks import TIEBREAKS, Row, System
 from ..clock_text import control_text
 from .grammar import DEFAULT_ZONE, ROUND_ROBIN_MAX, EventSpec, RotaSpec
@@ -33,7 +33,6 @@ Text = Callable[..., str]
 State = Literal["announced", "running", "finished", "cancelled"]
 
 STANDINGS_TOP: Final = 10  # the text form: the top ten and the asker's own row
-TEXT_TIEBREAKS: Final = 3  # a row of text names the first three tie-breaks, as the picture's columns
 SCORES: Final[dict[str, str]] = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "0-0": "0-0"}
 
 
@@ -55,15 +54,18 @@ class EventView:
     entrants: tuple[str, ...] = ()
     zone: str = DEFAULT_ZONE
     ends: datetime | None = None  # a running arena's end
+    left: int | None = None  # and the seconds to it, when told
 
 
 @dataclass(frozen=True, slots=True)
 class RoundBoard:
-    """One game of a round as the chat sees it: the players' names and the game's id."""
+    """One board of a round as the chat sees it: the players' names and the game's id, or
+    (``game`` None) the score of a board decided without a game: a withdrawn player's forfeit."""
 
     white: str
     black: str
-    game: int
+    game: int | None
+    score: Score | None = None
 
 
 def texts(catalog: Catalog, language: str) -> Text:
@@ -118,8 +120,7 @@ def event_summary(t: Text, event: EventView) -> str:
         lines.append(t("tournament.starts", when=when_text(t, spec.starts, event.zone)) if spec.starts
                      else t("tournament.starts_on_command"))
     elif event.state == "running" and spec.system == "arena":
-        lines.append(t("tournament.state.running_arena_until", when=when_text(t, event.ends, event.zone))
-                     if event.ends else t("tournament.state.running_arena"))
+        lines.append(_arena_running(t, event))
     else:
         lines.append(t(f"tournament.state.{event.state}", round=event.round))
     lines.append(t("tournament.entrants", count=len(event.entrants), names=", ".join(event.entrants))
@@ -175,14 +176,33 @@ def pairings_text(t: Text, event: EventView, round_number: int, boards: Sequence
     else:
         lines.append(t("tournament.round.header", id=event.id, round=round_number,
                        rounds=event.rounds or event.spec.rounds or "?"))
-    lines += [t("tournament.pair.line", board=n, white=b.white, black=b.black, game=b.game)
-              for n, b in enumerate(boards, start=1)]
+    lines += [board_line(t, n, b) for n, b in enumerate(boards, start=1)]
     for name, kind in ([bye] if bye is not None else []) + list(absent):  # the pairing's bye, then those asked for
-        lines.append(t("tournament.bye.line", name=name, points=points_label(t, 1.0 if kind == "pairing" else
-                                                                          0.5 if kind == "half" else 0.0)))
+        lines.append(bye_line(t, name, kind, event.spec.system))
     if window_ends is not None:
         lines.append(t("tournament.round.window", when=when_text(t, window_ends, event.zone)))
     return "\n".join(lines)
+
+
+def bye_line(t: Text, name: str, kind: ByeKind, system: System) -> str:
+    """Who does not play a round, as what it is: a round robin's odd seat sits out (scoring as a
+    pairing-allocated bye, FIDE C.05), a Swiss's pairing bye or half-point bye, or an absence."""
+    if kind == "zero":
+        return t("tournament.absent.line", name=name)
+    points = points_label(t, BYE_POINTS[kind])
+    if kind == "pairing" and system == "roundrobin":
+        return t("tournament.sits_out.line", name=name, points=points)
+    return t("tournament.bye.line", name=name, points=points)
+
+
+def board_line(t: Text, number: int, board: RoundBoard) -> str:
+    """A board of the pairings: its game, or a forfeit with its score when a player withdrew."""
+    if board.game is not None or board.score is None:
+        return t("tournament.pair.line", board=number, white=board.white, black=board.black, game=board.game)
+    if board.score == "0-0F":
+        return t("tournament.pair.double_forfeit", board=number, white=board.white, black=board.black)
+    winner, loser = (board.white, board.black) if board.score == "1-0F" else (board.black, board.white)
+    return t("tournament.pair.forfeit", board=number, winner=winner, loser=loser)
 
 
 def pairings_data(tournament: int, round_number: int, boards: Sequence[RoundBoard], bye: str | None) -> dict:
@@ -192,12 +212,15 @@ def pairings_data(tournament: int, round_number: int, boards: Sequence[RoundBoar
 
 
 def standings_text(t: Text, tournament: int, rows: Sequence[Row], system: System, *, round_number: int,
-                   final: bool = False, live: bool = False, asking: int | None = None) -> str:
-    """The standings: the top ten, then the asking player's own row if it is further down."""
+                   final: bool = False, live: bool = False, during: bool = False, asking: int | None = None) -> str:
+    """The standings: the top ten, then the asking player's own row if it is further down.
+    After round ``round_number``; ``during`` it, while it is being played; ``live``: an arena's so far."""
     if final:
         header = t("tournament.standings.final", id=tournament)
     elif live:
         header = t("tournament.standings.header_live", id=tournament)
+    elif during:
+        header = t("tournament.standings.header_during", id=tournament, round=round_number)
     else:
         header = t("tournament.standings.header", id=tournament, round=round_number)
     if not rows:
@@ -236,6 +259,11 @@ def final_text(t: Text, tournament: int, rows: Sequence[Row], system: System, *,
     return "\n".join(lines)
 
 
+def finished_note(t: Text, tournament: int) -> str:
+    """Said above what is read of a finished event once the chat has none open."""
+    return t("tournament.finished.note", id=tournament)
+
+
 def rota_text(t: Text, rota: RotaSpec) -> str:
     """The answer to ``tournament weekly``: when the weekly event is and what it is."""
     return t("tournament.rota.made", weekday=t(f"puzzle.weekday.{rota.weekday}"),
@@ -263,6 +291,16 @@ def _format_line(t: Text, event: EventView) -> str:
     return t("tournament.format.arena", length=duration_text(t, (spec.arena_minutes or 0) * 60))
 
 
+def _arena_running(t: Text, event: EventView) -> str:
+    """A running arena: when it ends, and how long that is from now (in whole minutes, rounded up)."""
+    if event.ends is None:
+        return t("tournament.state.running_arena")
+    when = when_text(t, event.ends, event.zone)
+    if event.left is None:
+        return t("tournament.state.running_arena_until", when=when)
+    return t("tournament.state.running_arena_left", when=when, left=duration_text(t, -(-max(event.left, 0) // 60) * 60))
+
+
 def _clock_line(t: Text, spec: EventSpec) -> str:
     if spec.time_control is not None:
         return t("tournament.clock.live", control=control_text(t, spec.time_control))
@@ -281,7 +319,7 @@ def _rows(t: Text, rows: Sequence[Row], system: System, *, asking: int | None) -
 
 def _row(t: Text, row: Row, system: System) -> str:
     points = points_label(t, row.points)
-    names = [name for name in TIEBREAKS[system] if name in row.tiebreaks][:TEXT_TIEBREAKS]
+    names = [name for name in TIEBREAKS[system] if name in row.tiebreaks]  # every one, in the order ties go by
     if not names:
         return t("tournament.standings.row_plain", rank=row.rank, name=row.name, points=points)
     tiebreaks = ", ".join(t("tournament.standings.tiebreak", name=t(f"tournament.tiebreak.{name}"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -22,7 +22,7 @@ from ...messages import Platform, Reply
 from ..errors import Refusal
 from ..games.context import Context
 from . import calendar, events, grammar, notices, present, reminders
-from .organizers import may_organize_rota
+from .organizers import may_keep_rota, may_organize_rota
 
 if TYPE_CHECKING:
     from .service import TournamentService
@@ -39,25 +39,47 @@ async def zone_of(service: TournamentService, ctx: Context) -> str:
 
 
 async def weekly(service: TournamentService, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    """``tournament weekly DAY HH:MM ...`` makes (or changes) a rota; ``tournament weekly off``
+    stops the sender's. Another's rota is neither replaced nor stopped (but by a manager)."""
     service.groups_only(ctx)
     table = service.table
     me = await table.player(ctx)
     if not may_organize_rota(me.id, ctx.msg):
-        raise Refusal("not_organizer", id="-")
+        raise Refusal("rota_managers_only")
     spec = grammar.parse_rota(table.catalog, args, now=table.clock.now(), zone=await zone_of(service, ctx))
+    rotas = await service.storage.active_rotas(ctx.msg.platform, ctx.msg.channel)
     t = present.texts(table.catalog, ctx.language)
     if spec is None:
-        reply = Reply(kind="tournament", text=t("tournament.rota.stopped"), language=ctx.language)
-    else:
-        reply = Reply(kind="tournament", text=present.rota_text(t, spec), language=ctx.language)
-        rows, shown = table.answers(ctx, [reply])
-        await service.storage.add_rota(ctx.msg.platform, ctx.msg.channel, spec.weekday, spec.time, spec.zone,
-                                       json.dumps(_spec_json(spec.event)), me.id,
-                                       community=ctx.msg.community or ctx.msg.channel, notices=rows)
-        return shown
+        return await _stop(service, ctx, me.id, rotas, t)
+    held = next((r for r in rotas if (r.weekday, r.local_time) == (spec.weekday, spec.time)
+                 and not may_keep_rota(r, me.id, ctx.msg)), None)
+    if held is not None:
+        raise Refusal("not_rota_keeper", name=await _maker(service, held))
+    reply = Reply(kind="tournament", text=present.rota_text(t, spec), language=ctx.language)
     rows, shown = table.answers(ctx, [reply])
-    await service.storage.stop_rota(ctx.msg.platform, ctx.msg.channel, notices=rows)
+    await service.storage.add_rota(ctx.msg.platform, ctx.msg.channel, spec.weekday, spec.time, spec.zone,
+                                   json.dumps(_spec_json(spec.event)), me.id,
+                                   community=ctx.msg.community or ctx.msg.channel, notices=rows)
     return shown
+
+
+async def _stop(service: TournamentService, ctx: Context, player_id: int, rotas: Sequence[Rota],
+                t: present.Text) -> list[Reply]:
+    """``tournament weekly off``: the sender's rotas stopped (a manager's: all of the chat's)."""
+    if not rotas:
+        raise Refusal("no_rota")
+    if not any(may_keep_rota(r, player_id, ctx.msg) for r in rotas):
+        raise Refusal("not_rota_keeper", name=await _maker(service, rotas[0]))
+    reply = Reply(kind="tournament", text=t("tournament.rota.stopped"), language=ctx.language)
+    rows, shown = service.table.answers(ctx, [reply])
+    await service.storage.stop_rota(ctx.msg.platform, ctx.msg.channel,
+                                    created_by=None if ctx.msg.manager else player_id, notices=rows)
+    return shown
+
+
+async def _maker(service: TournamentService, rota: Rota) -> str:
+    maker = (await service.storage.get_players([rota.created_by])).get(rota.created_by)
+    return maker.display_name if maker is not None else "?"
 
 
 def _spec_json(spec: grammar.EventSpec) -> dict[str, object]:

@@ -196,7 +196,8 @@ async def finish(service: TournamentService, state: TournamentState, *, unpairab
     names = await service.names(state)
     language = await service.language_of(event.platform, event.channel)
     t = present.texts(service.table.catalog, language)
-    reply = notices.standings_reply(t, language, event, history.history_of(state, names), event.last_round, final=True)
+    past = history.history_of(state, names, through=event.last_round)
+    reply = notices.standings_reply(t, language, event, past, event.last_round, final=True)
     if unpairable:
         reply = dataclasses.replace(reply, text=t("tournament.unpairable", id=event.id) + "\n" + reply.text)
     if pushes.per_member(event):
@@ -244,7 +245,9 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
     t = present.texts(table.catalog, language)
     players = await table.storage.get_players(list(names))
     users = {pid: User(p.user_id, p.display_name) for pid, p in players.items()}
-    before = notices.standings_reply(t, language, event, past, event.last_round, final=False) \
+    # The standings after the round just over: its byes and boards, never those of the round to come.
+    settled = dataclasses.replace(history.history_of(state, names, through=event.last_round), withdrawn=past.withdrawn)
+    before = notices.standings_reply(t, language, event, settled, event.last_round, final=False) \
         if event.last_round else None
     shown_event = await notices.view(service, event, state)
     left = [t("tournament.withdrawn.forfeits", name=names.get(p, "?"), id=event.id) for p in leaving]
@@ -252,15 +255,15 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
 
     def told(games: Sequence[Game]) -> list[NewNotice]:
         made = iter(games)  # in board order, for the boards that have a game
-        shown = [(w, b, None if score is not None else next(made)) for (w, b), score in
-                 zip(pairs, (board.score for board in boards), strict=True)]
+        shown = [(w, b, None if board.score is not None else next(made), board.score)
+                 for (w, b), board in zip(pairs, boards, strict=True)]
         rows: list[NewNotice] = []
         if before is not None and not pushes.per_member(event):
             rows.append(notices.notice(event, "tournament_standings", before, f"s{event.last_round}"))
-        mentions = tuple(users[p] for w, b, _ in shown for p in (w, b) if p in users)
+        mentions = tuple(users[p] for w, b, _, _ in shown for p in (w, b) if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
-                                          [(w, b, g.id if g else None) for w, b, g in shown], bye, names,
-                                          window_ends=window_ends, mentions=mentions, absent=absent)
+                                          [(w, b, g.id if g else None, score) for w, b, g, score in shown], bye,
+                                          names, window_ends=window_ends, mentions=mentions, absent=absent)
         if left:
             pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
         if number == 1 and event.role:
@@ -270,7 +273,7 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
                                        f"r{number}", due=pushes.due(event, now)))
             return rows
         rows.append(notices.notice(event, "tournament_pairings", pairings, f"r{number}"))
-        for n, (w, b, game) in enumerate(shown, start=1):
+        for n, (w, b, game, _) in enumerate(shown, start=1):
             # A game's own notice opens its thread on Discord; a LINE group gets the round's
             # pairings only (its push quota is counted per member), docs/tournaments.md 3.2.
             if game is not None and event.platform != "line":

@@ -78,21 +78,31 @@ class TournamentService:
             log.exception("the rotas could not be looked at; the next tick tries again")
 
     async def export_trf(self, table: Table, ctx: Context, tournament_id: int) -> list[Reply]:
+        """``export ID trf``: the event as a FIDE TRF-16 file (``data["tournament"]`` names it,
+        for the doors that send it as a file or a link)."""
+        try:
+            event = await self.storage.tournament(tournament_id)
+        except NotFound:
+            raise Refusal("no_such_tournament", id=tournament_id) from None
+        text = await self.trf(tournament_id) if may_read(event, ctx.msg) else None
+        if text is None:
+            raise Refusal("no_such_tournament", id=tournament_id)
+        return [Reply(kind="tournament_trf", text=text, language=ctx.language, data={"tournament": tournament_id})]
+
+    async def trf(self, tournament_id: int) -> str | None:
+        """The event as a FIDE TRF-16 file, as it stands now; None if there is no such event."""
         try:
             state = await self.storage.tournament_state(tournament_id)
         except NotFound:
-            raise Refusal("no_such_tournament", id=tournament_id) from None
+            return None
         event = state.tournament
-        if not may_read(event, ctx.msg):
-            raise Refusal("no_such_tournament", id=tournament_id)
         names = await self.names(state)
         control = (f"{event.clock_initial}+{event.clock_increment}" if event.clock_initial is not None
                    else f"{event.move_seconds} s/move")
         info = EventInfo(name=f"Tournament {event.id} ({event.variant})", start=(event.starts or event.created).date(),
                          end=event.updated.date(), system=event.pairing_system, site=event.platform,
                          time_control=control)
-        text = export_trf(info, history.history_of(state, names))
-        return [Reply(kind="tournament_trf", text=text, language=ctx.language)]
+        return export_trf(info, history.history_of(state, names))
 
     async def standings_png(self, tournament_id: int, round_number: int, language: str) -> bytes | None:
         """The standings after a round as a PNG (picture.py); None unless they can no longer change."""

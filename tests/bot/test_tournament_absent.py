@@ -1,0 +1,90 @@
+"""Both players absent from a tournament game (docs/tournaments.md 2.8): White makes no first
+move and Black never wrote to the game either, so neither came. It is a double forfeit, 0-0F,
+a forfeit loss for each (two withdraw a player), in a Swiss, an arena and a correspondence
+event alike; a Black who wrote to the game keeps the point White's absence gives."""
+
+from __future__ import annotations
+
+from bot.clock import FakeClock
+from bot.services.tournaments import history
+from storage import Storage
+
+from .tournament_support import Event, start_event
+
+SIX = ["alice", "bob", "cy", "dan", "eve", "fay"]
+
+
+def board_of(pairings: dict, name: str) -> dict:
+    return next(p for p in pairings["pairs"] if name in (p["white"], p["black"]))
+
+
+async def test_neither_player_coming_is_a_double_forfeit_and_two_withdraw(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    pairings = (await start_event(event, "swiss 3 rounds 3+2", SIX))[0]
+    absent = board_of(pairings, "alice")
+    absentees = {absent["white"], absent["black"]}
+    for number in (1, 2):
+        for pair in pairings["pairs"]:
+            away = absentees & {pair["white"], pair["black"]}
+            if away == {pair["white"], pair["black"]}:
+                continue  # nobody comes to this board
+            if not away:
+                await event.ok(pair["black"], "resign")
+            elif pair["white"] in away:
+                await event.ok(pair["black"], "board")  # Black is there, White is not
+            else:
+                await event.ok(pair["white"], "e3e4")  # White is there, Black is not
+        clock.advance(seconds=61)
+        told = await event.notices()
+        if number == 1:
+            game = await storage.get_game(absent["game"])
+            assert (game.status, game.reason, game.result) == ("aborted", "double_forfeit", None)
+            over = next(n.reply for n in told if n.reply.game is not None and n.reply.game.id == absent["game"])
+            assert f"Neither {absent['white']} nor {absent['black']} came to the board" in over.text
+            state = await event.event_state()
+            assert [history.score_of(b) for b in state.boards if b.game_id == absent["game"]] == ["0-0F"]
+            ids = {p.id for p in (await storage.get_players([e.player_id for e in state.entrants])).values()
+                   if p.display_name in absentees}
+            assert {p: n for p, n in history.forfeits(state).items() if p in ids} == dict.fromkeys(ids, 1)
+            standings = (await event.ok("cy", "standings 1"))[0].data
+            assert standings is not None
+            assert {r["player"]: r["points"] for r in standings["rows"] if r["player"] in absentees} == \
+                dict.fromkeys(absentees, 0.0)
+        pairings = next(n.reply.data or {} for n in told if n.reply.kind == "tournament_pairings")
+    state = await event.event_state()
+    names = await event.tournaments.names(state)
+    withdrawn = {names[e.player_id] for e in state.entrants if e.withdrawn}
+    assert withdrawn == absentees  # two forfeits each: both withdrawn
+    assert not absentees & {p for pair in pairings["pairs"] for p in (pair["white"], pair["black"])}
+
+
+async def test_black_who_wrote_to_the_game_wins_when_white_never_comes(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    pair = (await start_event(event, "swiss 2 rounds 3+2", ["alice", "bob"]))[0]["pairs"][0]
+    await event.refused(pair["black"], "e6e5", "not_your_turn")  # a move typed too early shows Black is there
+    clock.advance(seconds=61)
+    await event.notices()
+    game = await storage.get_game(pair["game"])
+    assert (game.status, game.result, game.reason, game.rated) == ("finished", "0-1", "forfeit", False)
+
+
+async def test_an_arena_scores_a_double_forfeit_nothing_for_either(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    pair = (await start_event(event, "arena 30m 3+2", ["alice", "bob"]))[0]["pairs"][0]
+    clock.advance(seconds=61)
+    await event.notices()
+    assert (await storage.get_game(pair["game"])).reason == "double_forfeit"
+    standings = (await event.ok("alice", "standings"))[0].data
+    assert standings is not None and {r["player"]: r["points"] for r in standings["rows"]} == {"alice": 0.0,
+                                                                                               "bob": 0.0}
+    assert sorted(history.forfeits(await event.event_state()).values()) == [1, 1]
+
+
+async def test_a_correspondence_game_neither_player_came_to_is_a_double_forfeit(storage: Storage,
+                                                                                  clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    pair = (await start_event(event, "swiss 2 rounds 1d", ["alice", "bob"]))[0]["pairs"][0]
+    clock.advance(days=1, seconds=1)
+    await event.notices()
+    game = await storage.get_game(pair["game"])
+    assert (game.status, game.reason) == ("aborted", "double_forfeit")
