@@ -170,7 +170,7 @@ async def test_a_signed_token_that_does_not_decode_is_404(start):
     for data in (b"x{}", b"j[1]", b'j{"k":"b"}', b'j{"k":"q","f":"8/8/8/8/8/8/8/8 w - - 0 1"}',
                  b'j{"k":"b","f":"8/8/8/8/8/8/8/8 w - - 0 1","nope":1}', b'j{"k":"b","f":"not a fen"}'):
         body = pictures._b64(data)
-        token = f"{body}.{pictures._b64(signer._mac(body))}"
+        token = f"{body}.{signer._key.sign(body)}"  # signed by this channel, as a token it made
         assert (await a.fetch(f"{a.base_url}/pictures/{token}/800.png"))[0] == 404, data
     assert a.drawings.calls == [("board", "800.png")]  # only "not a fen" decoded, and the renderer refused it
 

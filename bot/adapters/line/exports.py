@@ -18,38 +18,32 @@ secret: only events the bot itself linked are served.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import re
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from .signing import MAC_PATTERN, UrlKey
+
 Export = Callable[[int], Awaitable[str | None]]  # tournament -> its TRF, None if there is none
 
 _KEY_LABEL = b"makruk-bot LINE TRF URLs v1"
-_MAC_BYTES = 16
-_TOKEN = re.compile(r"(\d{1,12})-([A-Za-z0-9_-]{22})")
+_TOKEN = re.compile(rf"(\d{{1,12}})-({MAC_PATTERN})")
 
 
 class TrfSigner:
     def __init__(self, channel_secret: str) -> None:
-        self._key = hmac.new(channel_secret.encode("utf-8"), _KEY_LABEL, hashlib.sha256).digest()
+        self._key = UrlKey(channel_secret, _KEY_LABEL)
 
     def token(self, tournament: int) -> str:
-        return f"{tournament}-{self._mac(str(tournament))}"
+        return f"{tournament}-{self._key.sign(str(tournament))}"
 
     def named(self, token: str) -> int | None:
         """The event a token names, if this channel signed it (the signature is checked first)."""
         match = _TOKEN.fullmatch(token)
-        if match is None or not hmac.compare_digest(match.group(2), self._mac(match.group(1))):
+        if match is None or not self._key.verify(match.group(1), match.group(2)):
             return None
         return int(match.group(1))
-
-    def _mac(self, named: str) -> str:
-        digest = hmac.new(self._key, named.encode("ascii"), hashlib.sha256).digest()[:_MAC_BYTES]
-        return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
 
 
 class TrfLinks:

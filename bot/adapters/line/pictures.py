@@ -23,8 +23,6 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import hashlib
-import hmac
 import json
 import re
 import zlib
@@ -32,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...messages import BoardView
+from .signing import MAC_PATTERN, UrlKey
 
 Kind = Literal["board", "card"]
 ORIGINAL = "800.png"  # LINE allows 10 MB; about 50 KB
@@ -44,10 +43,9 @@ VARIANTS: dict[Kind, frozenset[str]] = {
     "card": frozenset({ORIGINAL, PREVIEW}),  # puzzle cards are never tap-to-move
 }
 
-_MAC_BYTES = 16
 _KEY_LABEL = b"makruk-bot LINE picture URLs v1"
 _MAX_TOKEN = 4000  # longer than any URL LINE accepts: not ours
-_TOKEN = re.compile(r"([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})")
+_TOKEN = re.compile(rf"([A-Za-z0-9_-]+)\.({MAC_PATTERN})")
 _KINDS: dict[str, Kind] = {"b": "board", "c": "card"}
 _FIELD_KEYS = {"fen": "f", "flip": "x", "last_move": "m", "coords": "c", "arrows": "a", "caption": "n",
                "selected": "s", "targets": "t"}  # short keys keep URLs short; new fields go by name
@@ -74,12 +72,11 @@ class Signer:
     def __init__(self, channel_secret: str) -> None:
         if not channel_secret:
             raise ValueError("picture URLs need the channel secret")
-        # A key of its own: a picture token is never a valid webhook signature, nor the reverse.
-        self._key = hmac.new(channel_secret.encode("utf-8"), _KEY_LABEL, hashlib.sha256).digest()
+        self._key = UrlKey(channel_secret, _KEY_LABEL)
 
     def token(self, picture: Picture) -> str:
         data = _b64(_packed(picture))
-        return f"{data}.{_b64(self._mac(data))}"
+        return f"{data}.{self._key.sign(data)}"
 
     def picture(self, token: str) -> Picture | None:
         """The picture ``token`` names, or None if this channel did not sign it (checked before
@@ -90,15 +87,12 @@ class Signer:
         if match is None:
             return None
         data, mac = match.groups()
-        if not hmac.compare_digest(_unb64(mac), self._mac(data)):
+        if not self._key.verify(data, mac):
             return None
         try:
             return _unpacked(_unb64(data))
         except (ValueError, TypeError, KeyError, zlib.error, binascii.Error):
             return None  # signed by us but unreadable: an older format, say
-
-    def _mac(self, data: str) -> bytes:
-        return hmac.new(self._key, data.encode("ascii"), hashlib.sha256).digest()[:_MAC_BYTES]
 
 
 def draw(picture: Picture, variant: str) -> bytes:

@@ -24,9 +24,6 @@ True
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import hmac
 import logging
 import re
 from collections import OrderedDict
@@ -35,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from .images import shrink
+from .signing import MAC_PATTERN, UrlKey
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +41,7 @@ PREVIEW = "preview.png"
 PREVIEW_WIDTH = 240
 KEEP = 32  # pictures kept in memory: the last rounds of the events being played
 _KEY_LABEL = b"makruk-bot LINE standings URLs v1"
-_MAC_BYTES = 16
-_TOKEN = re.compile(r"(\d{1,12})-(\d{1,4})-([a-z]{2})-([A-Za-z0-9_-]{22})")
+_TOKEN = re.compile(rf"(\d{{1,12}})-(\d{{1,4}})-([a-z]{{2}})-({MAC_PATTERN})")
 _CACHE = {"Cache-Control": "public, max-age=31536000, immutable", "Content-Type": "image/png"}
 
 Draw = Callable[[int, int, str], Awaitable[bytes | None]]  # (tournament, round, language) -> PNG or None
@@ -52,11 +49,11 @@ Draw = Callable[[int, int, str], Awaitable[bytes | None]]  # (tournament, round,
 
 class StandingsSigner:
     def __init__(self, channel_secret: str) -> None:
-        self._key = hmac.new(channel_secret.encode("utf-8"), _KEY_LABEL, hashlib.sha256).digest()
+        self._key = UrlKey(channel_secret, _KEY_LABEL)
 
     def token(self, tournament: int, round_number: int, language: str) -> str:
         named = f"{tournament}-{round_number}-{language}"
-        return f"{named}-{self._mac(named)}"
+        return f"{named}-{self._key.sign(named)}"
 
     def named(self, token: str) -> tuple[int, int, str] | None:
         """What a token names, if this channel signed it (the signature is checked first)."""
@@ -64,13 +61,9 @@ class StandingsSigner:
         if match is None:
             return None
         tournament, round_number, language, mac = match.groups()
-        if not hmac.compare_digest(mac, self._mac(f"{tournament}-{round_number}-{language}")):
+        if not self._key.verify(f"{tournament}-{round_number}-{language}", mac):
             return None
         return int(tournament), int(round_number), language
-
-    def _mac(self, named: str) -> str:
-        digest = hmac.new(self._key, named.encode("ascii"), hashlib.sha256).digest()[:_MAC_BYTES]
-        return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
 
 
 class StandingsPictures:
