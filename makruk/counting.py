@@ -178,9 +178,6 @@ def _two_connected_one_separate(squares: tuple[int, ...]) -> bool:
 # reading it so). This project's own counts are declared by the players and kept with the game,
 # not in the FEN; a puzzle uses this form to carry the count it is set under.
 
-# Fairy-Stockfish's board's honour limit in plies (64 moves).
-FSF_BOARD_HONOUR_PLIES = 2 * BOARD_HONOUR_LIMIT
-
 
 def fen_count(fen: str) -> tuple[int, int] | None:
     """The (limit, ply) a FEN's count fields hold, or None when it holds no count.
@@ -212,4 +209,3 @@ def with_count(fen: str, limit: int, moves_left: int) -> str:
     fields = fen.split()
     turn, flags, number = (fields[i] if len(fields) > i else default for i, default in ((1, "w"), (2, "-"), (5, "1")))
     return f"{fields[0]} {turn} {flags} {limit} {ply} {number}"
-

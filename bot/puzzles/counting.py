@@ -23,7 +23,6 @@ from typing import Final
 
 from makruk import Board
 from makruk.counting import (
-    FSF_BOARD_HONOUR_PLIES,
     CountKind,
     count_moves_left,
     fen_count,
@@ -57,15 +56,23 @@ def counted(board: Board, moves_left: int) -> str | None:
     """The position under the count its defender (the side not to move) may have running,
     leaving the side to move ``moves_left`` moves to mate; None where no count of at least
     that many moves can run (an unpromoted Bia on the board, the side to move with a bare Khun,
-    no count in the variant's rules, or a shorter one)."""
+    no count in the variant's rules, or a shorter one). The count's limit is written as its
+    whole length, in plies."""
     found = _defender_count(board)
     if found is None or found[1] < moves_left:
         return None
-    fields = board.fen().split()
-    fields[4] = "0"  # the position alone: no half-move clock
-    kind, longest = found
-    limit = FSF_BOARD_HONOUR_PLIES if kind == "board" else 2 * (longest + _pieces_counted(board))
-    return with_count(" ".join(fields), limit, moves_left)
+    return with_count(board.fen(), 2 * found[1], moves_left)
+
+
+def is_rules_count(fen: str, variant: str = "makruk") -> bool:
+    """Whether the count a puzzle's FEN carries is one its defender may have running there by
+    the variant's rules, as ``counted`` sets it (not a limit or a kind the rules never give)."""
+    found = puzzle_count(fen, variant)
+    if found is None:
+        return False
+    fields = fen.split()
+    fields[3:5] = ["-", "0"]
+    return counted(Board(" ".join(fields), variant=variant), found.moves_left) == fen
 
 
 def _defender_count(board: Board) -> tuple[CountKind, int] | None:
@@ -78,12 +85,6 @@ def _defender_count(board: Board) -> tuple[CountKind, int] | None:
         limit = board.count_limit(strong)
         return None if limit is None or limit < 1 else ("pieces", limit)
     return ("board", board.board_honour_limit) if board.count_open_to(not strong) == "board" else None
-
-
-def _pieces_counted(board: Board) -> int:
-    """What Fairy-Stockfish's pieces' honour starts from where players declare counts (the
-    pieces on the board, taken off the limit); nothing where the count starts by itself."""
-    return sum(1 for code in board.placement() if code) if board.declared_counting else 0
 
 
 def count_themes(fen: str, variant: str = "makruk") -> tuple[str, ...]:

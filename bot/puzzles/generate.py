@@ -66,13 +66,12 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
     is met or a limit is reached; returns the state (also kept in ``state_path``)."""
     state_path = state_path or directory / "generate-state.json"
     state = _load_state(state_path, settings)
-    have = {v: len(load_bank(bank_path(v, directory))) for v in settings.targets}
-    warmups = {v: sum(1 for p in load_bank(bank_path(v, directory)) if p.mate_in == 1) for v in settings.targets}
-    races = {v: sum(1 for p in load_bank(bank_path(v, directory)) if "countingRace" in p.themes)
-             for v in settings.targets}
-    seen = {p.id for v in settings.targets for p in load_bank(bank_path(v, directory))}
-    seen_positions = {key for v in settings.targets for p in load_bank(bank_path(v, directory))
-                      for key in _line_keys(p)}
+    banks = {v: load_bank(bank_path(v, directory)) for v in settings.targets}
+    have = {v: len(bank) for v, bank in banks.items()}
+    warmups = {v: sum(1 for p in bank if p.mate_in == 1) for v, bank in banks.items()}
+    races = {v: sum(1 for p in bank if "countingRace" in p.themes) for v, bank in banks.items()}
+    seen = {p.id for bank in banks.values() for p in bank}
+    seen_positions = {key for bank in banks.values() for p in bank for key in _line_keys(p)}
     started = time.monotonic()
     games = 0
     with SyncUciEngine(engine_path, options={"Threads": settings.threads, "Hash": settings.hash_mb}) as engine:

@@ -9,10 +9,11 @@ choice clearly worse, and which it was not already winning clearly before the op
 (far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
 once both armies are deployed.
 
-Without a Bia on the board every position where the side to move sees a short mate is a
-candidate too, under the count that leaves exactly that mate's moves (``counting``): a counting
-race, the games' mating phase. A game ends when the engine has seen a draw for ``drawn_plies``
-plies in a row without a Bia on the board (a count or too little material).
+Where a count could matter (no Bia on the board, and a side with fewer than three pieces), every
+position where the side to move sees a short mate is a candidate, under the count that leaves
+exactly that mate's moves (``counting``): a counting race, the games' mating phase. A game ends
+when the engine has seen a draw for ``drawn_plies`` plies in a row without a Bia on the board
+(a count or too little material).
 """
 
 from __future__ import annotations
@@ -74,11 +75,10 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
             if not lines or result.stopped:
                 break
-            race = _counting_race(board, lines[0]) if deployed else None
-            if race is not None:
-                seen.append((board.ply, race, True))
-            elif deployed and count_cannot_matter(board):
+            if deployed and count_cannot_matter(board):
                 seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
+            elif deployed and (race := _counting_race(board, lines[0])) is not None:
+                seen.append((board.ply, race, True))
             drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
             if drawn >= s.drawn_plies:
                 break

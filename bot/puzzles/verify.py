@@ -29,7 +29,7 @@ from makruk import attacks as A
 from makruk.counting import has_unpromoted_bia
 
 from .bank import KNOWN_THEMES, BankPuzzle
-from .counting import puzzle_count
+from .counting import PuzzleCount, is_rules_count, puzzle_count
 
 # Mates in this many moves or fewer have every solver move but the last proved unique by
 # exhaustive search (a mate in 4 takes a few seconds, a mate in 3 a fraction of one).
@@ -91,8 +91,8 @@ def verify_puzzle(puzzle: BankPuzzle, *, exhaustive: int = EXHAUSTIVE_UP_TO) -> 
         problems += _check_record(puzzle)
         board = Board(puzzle.fen, variant=puzzle.variant)
         count = puzzle_count(puzzle.fen, puzzle.variant)
-        if count is not None and (puzzle.kind != "mate" or puzzle.mate_in != count.moves_left):
-            problems.append(f"a count of {count.moves_left} moves set on a {puzzle.kind} puzzle in {puzzle.mate_in}")
+        if count is not None:
+            problems += _check_race(puzzle, board, count)
         problems += _check_line(board, puzzle.moves, counted=count is not None)
         if not problems:
             if puzzle.kind == "mate" and puzzle.variant != "makruk":
@@ -129,6 +129,19 @@ def _check_record(p: BankPuzzle) -> list[str]:
         problems.append(f"unknown themes {sorted(unknown)}")
     if not 400 <= p.rating <= 3000:
         problems.append(f"rating {p.rating} out of range")
+    return problems
+
+
+def _check_race(p: BankPuzzle, board: Board, count: PuzzleCount) -> list[str]:
+    """A counting race: a mate in exactly the count's moves, under a count the rules can have
+    running there, where without it no count could matter."""
+    problems = []
+    if p.kind != "mate" or p.mate_in != count.moves_left:
+        problems.append(f"a count of {count.moves_left} moves set on a {p.kind} puzzle in {p.mate_in}")
+    if not is_rules_count(p.fen, p.variant):
+        problems.append("the count is not one the rules can have running here")
+    if count_cannot_matter(board):
+        problems.append("a count set where none could matter")
     return problems
 
 
