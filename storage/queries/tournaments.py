@@ -2,8 +2,9 @@
 forbidden pairs, reminders and weekly rotas.
 
 Every write to an event starts with the compare-and-set on its version (`tournaments` row
-first, then games, then the outbox's chat lock: one order on PostgreSQL), so of two writers
-that read the same event one stores and the other gets VersionConflict.
+first, then a joining player's entries, then games, then the outbox's chat lock: one order on
+PostgreSQL), so of two writers that read the same event one stores and the other gets
+VersionConflict.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import fields, replace
 from datetime import date, datetime
 from typing import Any, Final
 
-from .._plan import Plan, count, many, marks, rows
+from .._plan import Plan, count, lock, many, marks, rows
 from .._rows import columns, decoder, utc
-from ..errors import NotFound, RoundAlreadyPaired, VersionConflict
+from ..errors import EnteredElsewhere, NotFound, RoundAlreadyPaired, VersionConflict
 from ..records import (
     BoardRow,
     Bye,
@@ -48,6 +49,13 @@ _BOARDS: Final = """
            CASE WHEN g.status IN ('finished', 'aborted') THEN g.updated END
     FROM tournament_boards AS b LEFT JOIN games AS g ON g.id = b.game_id
     WHERE b.tournament_id = ? ORDER BY b.round, b.board"""
+
+# A joining player's entries: who is in the event now, and the first other open event they are in.
+_ENTERED_HERE: Final = "SELECT player_id FROM tournament_entrants WHERE tournament_id = ? AND withdrawn = FALSE"
+_ENTERED_ELSEWHERE: Final = f"""
+    SELECT id FROM tournaments WHERE {OPEN_EVENT} AND id <> ? AND id IN (
+        SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
+    ORDER BY id LIMIT 1"""
 
 tournament_from_row: Final = decoder(Tournament)
 entrant_from_row: Final = decoder(EntrantRow)
@@ -87,13 +95,6 @@ def last_finished_tournament(platform: str, channel: str) -> Plan[Tournament | N
     return tournament_from_row(found[0]) if found else None
 
 
-def entered_tournaments(player_id: int) -> Plan[list[Tournament]]:
-    found = yield rows(f"""SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE {OPEN_EVENT} AND id IN (
-                               SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
-                           ORDER BY id""", player_id)
-    return [tournament_from_row(row) for row in found]
-
-
 def tournament_state(tournament_id: int) -> Plan[TournamentState]:
     """Run as one snapshot."""
     event = yield from tournament(tournament_id)
@@ -116,9 +117,11 @@ def change_tournament(tournament_id: int, version: int, changes: Mapping[str, An
                       now: datetime) -> Plan[Tournament]:
     """The compare-and-set with `changes` (Tournament fields), then the rows: entrants
     inserted or changed (their `joined` kept, but for a rejoin: it counts from then), byes set,
-    forbidden pairs added."""
+    forbidden pairs added. A player joining (or rejoining) while entered in another open event
+    is refused: EnteredElsewhere, and nothing is stored."""
     event = yield from _compare_and_set(tournament_id, version, changes, now)
     if entrants:
+        yield from _one_event_at_a_time(tournament_id, [e.player_id for e in entrants if not e.withdrawn])
         yield many(
             """INSERT INTO tournament_entrants (tournament_id, player_id, rating, seat, withdrawn, joined)
                VALUES (?, ?, ?, ?, ?, ?)
@@ -290,6 +293,21 @@ def _compare_and_set(tournament_id: int, version: int, changes: Mapping[str, Any
     if not current:
         raise NotFound(f"no tournament {tournament_id}")
     raise VersionConflict(f"tournament {tournament_id}", version, current[0][0])
+
+
+def _one_event_at_a_time(tournament_id: int, players: Sequence[int]) -> Plan[None]:
+    """Those of `players` not yet in the event (a join or a rejoin) are in no other open event
+    (EnteredElsewhere). No index spans two events: each joining player's lock is taken first,
+    so two joins of one player in two chats at once are checked one after the other (on
+    PostgreSQL; SQLite's one writer already does that), the second seeing the first's entry."""
+    if not players:
+        return
+    here = yield rows(_ENTERED_HERE, tournament_id)
+    for player_id in sorted(set(players) - {row[0] for row in here}):
+        yield lock(f"tournament-entries:{player_id}")
+        other = yield rows(_ENTERED_ELSEWHERE, tournament_id, player_id)
+        if other:
+            raise EnteredElsewhere(player_id, other[0][0])
 
 
 def _store_byes(tournament_id: int, byes: Sequence[Bye]) -> Plan[None]:
