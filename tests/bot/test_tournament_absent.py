@@ -5,9 +5,14 @@ event alike; a Black who wrote to the game keeps the point White's absence gives
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from bot.clock import FakeClock
+from bot.messages import Incoming, User
 from bot.services.tournaments import history
-from storage import Storage
+from storage import Storage, StorageError
 
 from .tournament_support import Event, start_event
 
@@ -88,3 +93,35 @@ async def test_a_correspondence_game_neither_player_came_to_is_a_double_forfeit(
     await event.notices()
     game = await storage.get_game(pair["game"])
     assert (game.status, game.reason) == ("aborted", "double_forfeit")
+
+
+async def test_a_check_in_the_database_fails_leaves_the_answer_as_it_was(
+    storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    event = Event(storage, clock)
+    pair = (await start_event(event, "swiss 2 rounds 3+2", ["alice", "bob"]))[0]["pairs"][0]
+    black = pair["black"]
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise StorageError("the disk is full")
+
+    with monkeypatch.context() as patched, caplog.at_level(logging.WARNING):
+        patched.setattr(storage, "update_game", broken)  # the check-in's write fails
+        board = await event.ok(black, "board")  # the answer, not an internal error
+        assert board and board[0].game is not None and board[0].game.id == pair["game"]
+        await event.refused(black, "e6e5", "not_your_turn")  # a refusal stays that refusal
+        msg = Incoming("console", event.chat.channel, User(black, black), "board", community="guild", event="ev1",
+                       redeliverable=True)
+        assert [r.error for r in await event.games.handle(msg)] == [None]  # answered, not handed in again
+    assert caplog.text.count("could not record Black at the board") == 3
+    assert "the disk is full" in caplog.text
+
+    async def bug(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(storage, "update_game", bug)  # only the database's errors are let go
+        assert [r.error for r in await event.say(black, "board")] == ["internal"]
+    assert not (await storage.get_game(pair["game"])).present  # not stored...
+    await event.ok(black, "board")
+    assert (await storage.get_game(pair["game"])).present == "b"  # ...until Black's next message

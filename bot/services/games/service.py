@@ -204,10 +204,19 @@ class GameService:
         try:
             replies = await self._dispatch(ctx, command)
         except Refusal:
-            await presence.check_in(self.table, ctx)  # a move typed before White's: Black is there all the same
+            await self._check_in(ctx)  # a move typed before White's: Black is there all the same
             raise
-        await presence.check_in(self.table, ctx)  # Black, writing to a tournament game, is at the board
+        await self._check_in(ctx)  # Black, writing to a tournament game, is at the board
         return replies
+
+    async def _check_in(self, ctx: Context) -> None:
+        """Black's check-in (presence.py), best effort: the message's answer, a refusal or a change
+        already stored with it, stands if the database fails here; Black's next message tries again."""
+        try:
+            await presence.check_in(self.table, ctx)
+        except StorageError as error:
+            log.warning("could not record Black at the board of game %s in %s/%s: %s",
+                        ctx.game.id if ctx.game else "?", ctx.msg.platform, ctx.msg.channel, error)
 
     async def _dispatch(self, ctx: Context, command: Command) -> list[Reply]:
         if command.bare_move:
