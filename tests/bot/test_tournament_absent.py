@@ -122,6 +122,6 @@ async def test_a_check_in_the_database_fails_leaves_the_answer_as_it_was(
     with monkeypatch.context() as patched:
         patched.setattr(storage, "update_game", bug)  # only the database's errors are let go
         assert [r.error for r in await event.say(black, "board")] == ["internal"]
-    assert not (await storage.get_game(pair["game"])).present  # not stored...
+    assert not (await storage.get_game(pair["game"])).black_present  # not stored...
     await event.ok(black, "board")
-    assert (await storage.get_game(pair["game"])).present == "b"  # ...until Black's next message
+    assert (await storage.get_game(pair["game"])).black_present  # ...until Black's next message
