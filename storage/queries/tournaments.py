@@ -57,6 +57,27 @@ _ENTERED_ELSEWHERE: Final = f"""
         SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
     ORDER BY id LIMIT 1"""
 
+# Open events owed a step: `next_at` passed, or running without an open game (owed its next
+# round or its end: its last game's poke may have died with a process, docs/tournaments.md 2.6,
+# and a live round has no next_at). Everywhere, or on one platform.
+_OWED_A_STEP: Final = f"""
+    SELECT id FROM tournaments WHERE {OPEN_EVENT}
+      AND (next_at <= ? OR (status = 'running' AND NOT EXISTS (
+           SELECT 1 FROM games WHERE games.tournament_id = tournaments.id
+             AND games.status IN ('challenge', 'active'))))"""
+_DUE_EVENTS: Final = _OWED_A_STEP + " ORDER BY next_at, id"
+_DUE_EVENTS_ON: Final = _OWED_A_STEP + " AND platform = ? ORDER BY next_at, id"
+# Active rotas with no event to come, everywhere or on one platform.
+_NOTHING_TO_COME: Final = f"""
+    SELECT {", ".join(f"r.{c}" for c in ROTA_COLUMNS.split(", "))} FROM tournament_rotas AS r
+    WHERE r.active = TRUE AND NOT EXISTS (
+        SELECT 1 FROM tournaments AS t WHERE t.rota_id = r.id AND (t.status = 'announced' OR t.starts > ?))"""
+_DUE_ROTAS: Final = _NOTHING_TO_COME + " ORDER BY r.id"
+_DUE_ROTAS_ON: Final = _NOTHING_TO_COME + " AND r.platform = ? ORDER BY r.id"
+# The chat's active rotas stopped, or only those one player made.
+_STOP_ROTAS: Final = "UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ? AND active = TRUE"
+_STOP_ROTAS_BY: Final = _STOP_ROTAS + " AND created_by = ?"
+
 tournament_from_row: Final = decoder(Tournament)
 entrant_from_row: Final = decoder(EntrantRow)
 round_from_row: Final = decoder(TournamentRound)
@@ -200,16 +221,10 @@ def record_reminders(tournament_id: int, marks_: Sequence[str], notices: Mapping
 
 
 def due_tournaments(now: datetime, platform: str | None) -> Plan[list[int]]:
-    on = "" if platform is None else " AND platform = ?"
-    # A running event without an open game is owed its next round or its end: its last game's
-    # poke may have died with a process (docs/tournaments.md 2.6), and a live round has no next_at.
-    found = yield rows(
-        f"""SELECT id FROM tournaments WHERE {OPEN_EVENT}
-              AND (next_at <= ? OR (status = 'running' AND NOT EXISTS (
-                   SELECT 1 FROM games WHERE games.tournament_id = tournaments.id
-                     AND games.status IN ('challenge', 'active')))){on}
-            ORDER BY next_at, id""",
-        now, *(() if platform is None else (platform,)))
+    if platform is None:
+        found = yield rows(_DUE_EVENTS, now)
+    else:
+        found = yield rows(_DUE_EVENTS_ON, now, platform)
     return [row[0] for row in found]
 
 
@@ -232,10 +247,11 @@ def add_rota(platform: str, channel: str, community: str | None, weekday: int, l
 
 def stop_rota(platform: str, channel: str, created_by: int | None) -> Plan[int]:
     """The chat's active rotas stopped (only those `created_by` made, if given); how many."""
-    by = "" if created_by is None else " AND created_by = ?"
-    stopped: int = yield count(f"UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ?"
-                               f" AND active = TRUE{by}", platform, channel,
-                               *(() if created_by is None else (created_by,)))
+    stopped: int
+    if created_by is None:
+        stopped = yield count(_STOP_ROTAS, platform, channel)
+    else:
+        stopped = yield count(_STOP_ROTAS_BY, platform, channel, created_by)
     return stopped
 
 
@@ -248,14 +264,10 @@ def active_rotas(platform: str, channel: str) -> Plan[list[Rota]]:
 def due_rotas(now: datetime, platform: str | None) -> Plan[list[Rota]]:
     """Active rotas with no event to come (none announced, none starting after `now`): the
     service tells by the rota's day and zone whether the next date's is due."""
-    on = "" if platform is None else " AND r.platform = ?"
-    found = yield rows(
-        f"""SELECT {", ".join(f"r.{c}" for c in ROTA_COLUMNS.split(", "))} FROM tournament_rotas AS r
-            WHERE r.active = TRUE{on} AND NOT EXISTS (
-                SELECT 1 FROM tournaments AS t
-                WHERE t.rota_id = r.id AND (t.status = 'announced' OR t.starts > ?))
-            ORDER BY r.id""",
-        *(() if platform is None else (platform,)), now)
+    if platform is None:
+        found = yield rows(_DUE_ROTAS, now)
+    else:
+        found = yield rows(_DUE_ROTAS_ON, now, platform)
     return [rota_from_row(row) for row in found]
 
 

@@ -34,8 +34,10 @@ from storage import (
     migrate,
     open_storage,
 )
+from storage._plan import Plan
 from storage.postgres import migrate as postgres_migrate
 from storage.queries import channels
+from storage.queries import tournaments as plans
 
 from .storage_helpers import START_FEN, FakeClock, MakeGame
 
@@ -205,6 +207,32 @@ async def test_one_open_event_at_a_time_counts_joins_not_changes(storage: Storag
         await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1510)])
     await storage.change_tournament(there.id, there.version, {"status": "finished"})
     await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1510)])  # there is over
+
+
+def statements(plan: Plan[object]) -> list[str]:
+    """The SQL `plan` runs, each step answered with nothing found or changed."""
+    texts: list[str] = []
+    answer: object = None
+    try:
+        while True:
+            step = plan.send(answer)
+            texts.append(step.text)
+            answer = [] if step.kind == "rows" else 0
+    except StopIteration:
+        return texts
+
+
+def test_a_statement_with_a_filter_or_without_is_one_of_two_static_texts(clock: FakeClock) -> None:
+    """Built once at import, not per call (docs/storage.md): the drivers' caches of rewritten
+    text and PostgreSQL's prepared statements hit."""
+    static = {value for value in vars(plans).values() if isinstance(value, str)}
+    for everywhere, narrowed in [
+        (plans.due_tournaments(clock.now, None), plans.due_tournaments(clock.now, "line")),
+        (plans.due_rotas(clock.now, None), plans.due_rotas(clock.now, "line")),
+        (plans.stop_rota("line", "group:G1", None), plans.stop_rota("line", "group:G1", 7)),
+    ]:
+        (wide,), (narrow,) = statements(everywhere), statements(narrowed)
+        assert wide in static and narrow in static and wide != narrow
 
 
 # --- rounds ------------------------------------------------------------------------------------
