@@ -9,6 +9,7 @@ from ._rows import extended_streak as extended_streak
 from .base import Answer as Answer
 from .base import Storage as Storage
 from .errors import ChannelBusy as ChannelBusy
+from .errors import EnteredElsewhere as EnteredElsewhere
 from .errors import IncompatibleDatabase as IncompatibleDatabase
 from .errors import NotFound as NotFound
 from .errors import PuzzleAlreadyPosted as PuzzleAlreadyPosted

@@ -42,7 +42,7 @@ GAME_COLUMNS: Final = (
     " white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,"
     " status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,"
     " reminded, clock_initial, clock_increment, white_ms, black_ms, clock_since, created, updated,"
-    " tournament_id, berserk, present, version"
+    " tournament_id, berserk, black_present, version"
 )
 GAME_VARIANT: Final = [column.strip() for column in GAME_COLUMNS.split(",")].index("variant")
 GAME_CLOCK: Final = [column.strip() for column in GAME_COLUMNS.split(",")].index("clock_initial")
@@ -129,7 +129,7 @@ def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
      white_player, white_engine, black_player, black_engine, rated, created_by, start_fen,
      status, result, reason, counting, draw_offer, takeback_offer, deadline, remind_at,
      reminded, clock_initial, clock_increment, white_ms, black_ms, clock_since, created, updated,
-     tournament_id, berserk, present, version) = row
+     tournament_id, berserk, black_present, version) = row
     return Game(
         id_, platform, channel, community, variant, promotion, perpetual, move_seconds,
         seat(white_player, white_engine), seat(black_player, black_engine), bool(rated),
@@ -138,7 +138,7 @@ def game_from_row(row: Sequence[Any], moves: tuple[MoveRecord, ...]) -> Game:
         instant(created), instant(updated), version, moves,
         None if clock_initial is None else TimeControl(clock_initial, clock_increment),
         None if clock_since is None else Clocks(white_ms, black_ms, instant(clock_since)),
-        tournament_id, berserk, present,
+        tournament_id, berserk, bool(black_present),
     )
 
 

@@ -49,11 +49,6 @@ class TournamentMethods(Driver):
         """The chat's most recently finished event, if any (what it reads once none is open)."""
         return await self._read(tournaments.last_finished_tournament(platform, channel))
 
-    async def entered_tournaments(self, player_id: int) -> list[Tournament]:
-        """The open events (announced or running) `player_id` is entered in and has not withdrawn
-        from (a player is of one platform: these are that platform's)."""
-        return await self._read(tournaments.entered_tournaments(player_id))
-
     async def tournament_state(self, tournament_id: int) -> TournamentState:
         """The event with its entrants, rounds, boards (with their games' state), byes and
         forbidden pairs, in one snapshot; NotFound if there is none."""
@@ -68,7 +63,11 @@ class TournamentMethods(Driver):
         is still at `version`, else VersionConflict and nothing is stored; with them, in one
         transaction: `entrants` inserted or changed (join, withdraw, rejoin, ratings and seats
         at the start; a joined time is kept), `byes` set, `forbidden` pairs added, `notices`.
-        The event as changed."""
+        The event as changed. A player is entered in one open event (announced or running) at a
+        time: an entrant joining or rejoining here while entered, not withdrawn, in another
+        (which is of the same platform, as players are) is EnteredElsewhere, naming it, and
+        nothing is stored; checked inside the transaction, so of two joins at once in two chats
+        one stores."""
         return await self._write(tournaments.change_tournament(
             tournament_id, version, dict(changes or {}), list(entrants), list(byes), list(forbidden), list(notices),
             self._time()))

@@ -43,6 +43,16 @@ class TournamentBusy(StorageError):
         self.tournament_id = tournament_id
 
 
+class EnteredElsewhere(StorageError):
+    """The player is entered (not withdrawn) in another open event: one unfinished event at a
+    time per player, and so per platform."""
+
+    def __init__(self, player_id: int, tournament_id: int) -> None:
+        super().__init__(f"player {player_id} is entered in the open tournament {tournament_id}")
+        self.player_id = player_id
+        self.tournament_id = tournament_id
+
+
 class RoundAlreadyPaired(StorageError):
     """That round of that event is stored already (another writer paired it): read again."""
 

@@ -189,7 +189,7 @@ class Game:
     clocks: Clocks | None = None  # a live game's clocks as of its last move
     tournament_id: int | None = None  # the event it belongs to (many per chat)
     berserk: str | None = None  # an arena game's sides that went berserk: 'w', 'b', 'wb'
-    present: str | None = None  # a tournament game's sides that came before White's first move
+    black_present: bool = False  # a tournament game's Black wrote to it before White's first move
 
     @property
     def speed(self) -> Speed:
@@ -257,7 +257,7 @@ class GameChanges:
     reminded: bool | Keep = UNCHANGED
     clocks: Clocks | Keep | None = UNCHANGED
     berserk: str | Keep | None = UNCHANGED
-    present: str | Keep | None = UNCHANGED
+    black_present: bool | Keep = UNCHANGED
 
     def items(self) -> Iterator[tuple[str, Any]]:
         """The changed fields as (name, new value), in declaration order."""

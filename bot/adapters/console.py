@@ -20,7 +20,7 @@ from ..commands import parse_command
 from ..config import Settings
 from ..messages import Incoming, Notice, Reply, User
 from ..scheduler import Scheduler
-from ..services.games import COMMANDS, GameService
+from ..services.games import GameService
 from ..services.outbox import Outbox
 from ..web.links import player_link, watch_link
 
@@ -28,8 +28,6 @@ CHANNEL = "console"
 DEFAULT_USER = "you"
 _SPEAKER = re.compile(r"([^\s:@]{1,32}):\s?(.*)", re.DOTALL)
 _MENTION = re.compile(r"@([^\s@]{1,32})")
-# The commands that play the chat's game: a refusal of one is about that game.
-GAME_GROUPS = frozenset({"challenges", "moves", "offers", "counting", "deployment", "advice"})
 
 
 class ConsoleChat:
@@ -75,10 +73,8 @@ class ConsoleChat:
         replies = await self.games.handle(msg)
         command = parse_command(msg.text, self.games.catalog)
         board = command is not None and command.name == "board"
-        entry = COMMANDS.find(command.name) if command is not None else None
-        about_game = entry is not None and entry.group in GAME_GROUPS
         for reply in replies:
-            await self.show(reply, board=board, about_game=about_game)
+            await self.show(reply, board=board)
         await self.games.delivered(replies)
 
     def deliver_soon(self, platform: str = "console") -> None:
@@ -115,17 +111,14 @@ class ConsoleChat:
         return Incoming("console", CHANNEL, User(name, name), text, community=CHANNEL, mentions=mentions,
                         event=uuid.uuid4().hex, private=True)
 
-    async def show(self, reply: Reply, *, board: bool = False, about_game: bool = True) -> None:
-        """Prints ``reply``. Without a game of its own, a reply ``about_game`` (the answer to a
-        command that plays the chat's game, or a notice) shows the chat's game; an event's
-        replies and the answers to other commands (``join``, ``help``, ...) show none."""
+    async def show(self, reply: Reply, *, board: bool = False) -> None:
+        """Prints ``reply``, with the game it carries: the service sets ``Reply.game`` on the
+        replies about a game (``board``: the answer to ``board``, which links to the web board)."""
         image_path = self._save_image(reply)
         started = reply.game is not None and reply.game.status == "active" and (reply.game.ply == 0 or board)
         links = await self.links(reply.game.id) if self.web and started and reply.game else None
         if self.as_json:
             game = reply.game
-            if game is None and about_game and not reply.kind.startswith("tournament"):
-                game = await self.games.channel_game("console", CHANNEL)
             record = {
                 "kind": reply.kind,
                 "text": reply.text,

@@ -3,13 +3,16 @@ what asks a door to hand a message in again."""
 
 from __future__ import annotations
 
+from ..messages import GameView
+
 
 class Refusal(Exception):
     """A message is refused: nothing changes, the actor gets a short localized reason.
 
     ``code`` names the reason (``error.<code>`` in the catalogues; ``illegal.<why>`` for the
     rules core's reasons); ``private`` replies are shown only to the person who acted; the
-    ``fields`` fill the message's ``{named}`` places.
+    ``fields`` fill the message's ``{named}`` places. ``game``: the game a refused command that
+    plays the chat's game was about, which its answer carries (set by the game service).
 
     >>> Refusal("not_your_turn").code
     'not_your_turn'
@@ -20,6 +23,7 @@ class Refusal(Exception):
         self.code = code
         self.private = private
         self.fields = fields
+        self.game: GameView | None = None
 
 
 class HandleAgain(Exception):

@@ -2,8 +2,9 @@
 forbidden pairs, reminders and weekly rotas.
 
 Every write to an event starts with the compare-and-set on its version (`tournaments` row
-first, then games, then the outbox's chat lock: one order on PostgreSQL), so of two writers
-that read the same event one stores and the other gets VersionConflict.
+first, then a joining player's entries, then games, then the outbox's chat lock: one order on
+PostgreSQL), so of two writers that read the same event one stores and the other gets
+VersionConflict.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import fields, replace
 from datetime import date, datetime
 from typing import Any, Final
 
-from .._plan import Plan, count, many, marks, rows
+from .._plan import Plan, count, lock, many, marks, rows
 from .._rows import columns, decoder, utc
-from ..errors import NotFound, RoundAlreadyPaired, VersionConflict
+from ..errors import EnteredElsewhere, NotFound, RoundAlreadyPaired, VersionConflict
 from ..records import (
     BoardRow,
     Bye,
@@ -48,6 +49,34 @@ _BOARDS: Final = """
            CASE WHEN g.status IN ('finished', 'aborted') THEN g.updated END
     FROM tournament_boards AS b LEFT JOIN games AS g ON g.id = b.game_id
     WHERE b.tournament_id = ? ORDER BY b.round, b.board"""
+
+# A joining player's entries: who is in the event now, and the first other open event they are in.
+_ENTERED_HERE: Final = "SELECT player_id FROM tournament_entrants WHERE tournament_id = ? AND withdrawn = FALSE"
+_ENTERED_ELSEWHERE: Final = f"""
+    SELECT id FROM tournaments WHERE {OPEN_EVENT} AND id <> ? AND id IN (
+        SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
+    ORDER BY id LIMIT 1"""
+
+# Open events owed a step: `next_at` passed, or running without an open game (owed its next
+# round or its end: its last game's poke may have died with a process, docs/tournaments.md 2.6,
+# and a live round has no next_at). Everywhere, or on one platform.
+_OWED_A_STEP: Final = f"""
+    SELECT id FROM tournaments WHERE {OPEN_EVENT}
+      AND (next_at <= ? OR (status = 'running' AND NOT EXISTS (
+           SELECT 1 FROM games WHERE games.tournament_id = tournaments.id
+             AND games.status IN ('challenge', 'active'))))"""
+_DUE_EVENTS: Final = _OWED_A_STEP + " ORDER BY next_at, id"
+_DUE_EVENTS_ON: Final = _OWED_A_STEP + " AND platform = ? ORDER BY next_at, id"
+# Active rotas with no event to come, everywhere or on one platform.
+_NOTHING_TO_COME: Final = f"""
+    SELECT {", ".join(f"r.{c}" for c in ROTA_COLUMNS.split(", "))} FROM tournament_rotas AS r
+    WHERE r.active = TRUE AND NOT EXISTS (
+        SELECT 1 FROM tournaments AS t WHERE t.rota_id = r.id AND (t.status = 'announced' OR t.starts > ?))"""
+_DUE_ROTAS: Final = _NOTHING_TO_COME + " ORDER BY r.id"
+_DUE_ROTAS_ON: Final = _NOTHING_TO_COME + " AND r.platform = ? ORDER BY r.id"
+# The chat's active rotas stopped, or only those one player made.
+_STOP_ROTAS: Final = "UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ? AND active = TRUE"
+_STOP_ROTAS_BY: Final = _STOP_ROTAS + " AND created_by = ?"
 
 tournament_from_row: Final = decoder(Tournament)
 entrant_from_row: Final = decoder(EntrantRow)
@@ -87,13 +116,6 @@ def last_finished_tournament(platform: str, channel: str) -> Plan[Tournament | N
     return tournament_from_row(found[0]) if found else None
 
 
-def entered_tournaments(player_id: int) -> Plan[list[Tournament]]:
-    found = yield rows(f"""SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE {OPEN_EVENT} AND id IN (
-                               SELECT tournament_id FROM tournament_entrants WHERE player_id = ? AND withdrawn = FALSE)
-                           ORDER BY id""", player_id)
-    return [tournament_from_row(row) for row in found]
-
-
 def tournament_state(tournament_id: int) -> Plan[TournamentState]:
     """Run as one snapshot."""
     event = yield from tournament(tournament_id)
@@ -116,9 +138,11 @@ def change_tournament(tournament_id: int, version: int, changes: Mapping[str, An
                       now: datetime) -> Plan[Tournament]:
     """The compare-and-set with `changes` (Tournament fields), then the rows: entrants
     inserted or changed (their `joined` kept, but for a rejoin: it counts from then), byes set,
-    forbidden pairs added."""
+    forbidden pairs added. A player joining (or rejoining) while entered in another open event
+    is refused: EnteredElsewhere, and nothing is stored."""
     event = yield from _compare_and_set(tournament_id, version, changes, now)
     if entrants:
+        yield from _one_event_at_a_time(tournament_id, [e.player_id for e in entrants if not e.withdrawn])
         yield many(
             """INSERT INTO tournament_entrants (tournament_id, player_id, rating, seat, withdrawn, joined)
                VALUES (?, ?, ?, ?, ?, ?)
@@ -197,16 +221,10 @@ def record_reminders(tournament_id: int, marks_: Sequence[str], notices: Mapping
 
 
 def due_tournaments(now: datetime, platform: str | None) -> Plan[list[int]]:
-    on = "" if platform is None else " AND platform = ?"
-    # A running event without an open game is owed its next round or its end: its last game's
-    # poke may have died with a process (docs/tournaments.md 2.6), and a live round has no next_at.
-    found = yield rows(
-        f"""SELECT id FROM tournaments WHERE {OPEN_EVENT}
-              AND (next_at <= ? OR (status = 'running' AND NOT EXISTS (
-                   SELECT 1 FROM games WHERE games.tournament_id = tournaments.id
-                     AND games.status IN ('challenge', 'active')))){on}
-            ORDER BY next_at, id""",
-        now, *(() if platform is None else (platform,)))
+    if platform is None:
+        found = yield rows(_DUE_EVENTS, now)
+    else:
+        found = yield rows(_DUE_EVENTS_ON, now, platform)
     return [row[0] for row in found]
 
 
@@ -229,10 +247,11 @@ def add_rota(platform: str, channel: str, community: str | None, weekday: int, l
 
 def stop_rota(platform: str, channel: str, created_by: int | None) -> Plan[int]:
     """The chat's active rotas stopped (only those `created_by` made, if given); how many."""
-    by = "" if created_by is None else " AND created_by = ?"
-    stopped: int = yield count(f"UPDATE tournament_rotas SET active = FALSE WHERE platform = ? AND channel = ?"
-                               f" AND active = TRUE{by}", platform, channel,
-                               *(() if created_by is None else (created_by,)))
+    stopped: int
+    if created_by is None:
+        stopped = yield count(_STOP_ROTAS, platform, channel)
+    else:
+        stopped = yield count(_STOP_ROTAS_BY, platform, channel, created_by)
     return stopped
 
 
@@ -245,14 +264,10 @@ def active_rotas(platform: str, channel: str) -> Plan[list[Rota]]:
 def due_rotas(now: datetime, platform: str | None) -> Plan[list[Rota]]:
     """Active rotas with no event to come (none announced, none starting after `now`): the
     service tells by the rota's day and zone whether the next date's is due."""
-    on = "" if platform is None else " AND r.platform = ?"
-    found = yield rows(
-        f"""SELECT {", ".join(f"r.{c}" for c in ROTA_COLUMNS.split(", "))} FROM tournament_rotas AS r
-            WHERE r.active = TRUE{on} AND NOT EXISTS (
-                SELECT 1 FROM tournaments AS t
-                WHERE t.rota_id = r.id AND (t.status = 'announced' OR t.starts > ?))
-            ORDER BY r.id""",
-        *(() if platform is None else (platform,)), now)
+    if platform is None:
+        found = yield rows(_DUE_ROTAS, now)
+    else:
+        found = yield rows(_DUE_ROTAS_ON, now, platform)
     return [rota_from_row(row) for row in found]
 
 
@@ -290,6 +305,21 @@ def _compare_and_set(tournament_id: int, version: int, changes: Mapping[str, Any
     if not current:
         raise NotFound(f"no tournament {tournament_id}")
     raise VersionConflict(f"tournament {tournament_id}", version, current[0][0])
+
+
+def _one_event_at_a_time(tournament_id: int, players: Sequence[int]) -> Plan[None]:
+    """Those of `players` not yet in the event (a join or a rejoin) are in no other open event
+    (EnteredElsewhere). No index spans two events: each joining player's lock is taken first,
+    so two joins of one player in two chats at once are checked one after the other (on
+    PostgreSQL; SQLite's one writer already does that), the second seeing the first's entry."""
+    if not players:
+        return
+    here = yield rows(_ENTERED_HERE, tournament_id)
+    for player_id in sorted(set(players) - {row[0] for row in here}):
+        yield lock(f"tournament-entries:{player_id}")
+        other = yield rows(_ENTERED_ELSEWHERE, tournament_id, player_id)
+        if other:
+            raise EnteredElsewhere(player_id, other[0][0])
 
 
 def _store_byes(tournament_id: int, byes: Sequence[Bye]) -> Plan[None]:

@@ -5,13 +5,21 @@ event alike; a Black who wrote to the game keeps the point White's absence gives
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from bot.clock import FakeClock
+from bot.i18n import Catalog
+from bot.messages import Incoming, User
 from bot.services.tournaments import history
-from storage import Storage
+from storage import Storage, StorageError
 
 from .tournament_support import Event, start_event
 
 SIX = ["alice", "bob", "cy", "dan", "eve", "fay"]
+CATALOG = Catalog.load()
+CHECK_IN = CATALOG.text("en", "tournament.round.black_check_in")
 
 
 def board_of(pairings: dict, name: str) -> dict:
@@ -88,3 +96,62 @@ async def test_a_correspondence_game_neither_player_came_to_is_a_double_forfeit(
     await event.notices()
     game = await storage.get_game(pair["game"])
     assert (game.status, game.reason) == ("aborted", "double_forfeit")
+
+
+async def test_a_check_in_the_database_fails_leaves_the_answer_as_it_was(
+    storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    event = Event(storage, clock)
+    pair = (await start_event(event, "swiss 2 rounds 3+2", ["alice", "bob"]))[0]["pairs"][0]
+    black = pair["black"]
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise StorageError("the disk is full")
+
+    with monkeypatch.context() as patched, caplog.at_level(logging.WARNING):
+        patched.setattr(storage, "update_game", broken)  # the check-in's write fails
+        board = await event.ok(black, "board")  # the answer, not an internal error
+        assert board and board[0].game is not None and board[0].game.id == pair["game"]
+        await event.refused(black, "e6e5", "not_your_turn")  # a refusal stays that refusal
+        msg = Incoming("console", event.chat.channel, User(black, black), "board", community="guild", event="ev1",
+                       redeliverable=True)
+        assert [r.error for r in await event.games.handle(msg)] == [None]  # answered, not handed in again
+    assert caplog.text.count("could not record Black at the board") == 3
+    assert "the disk is full" in caplog.text
+
+    async def bug(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(storage, "update_game", bug)  # only the database's errors are let go
+        assert [r.error for r in await event.say(black, "board")] == ["internal"]
+    assert not (await storage.get_game(pair["game"])).black_present  # not stored...
+    await event.ok(black, "board")
+    assert (await storage.get_game(pair["game"])).black_present  # ...until Black's next message
+
+
+async def test_each_game_s_notice_tells_black_how_to_show_they_came(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock, "discord", "42")
+    pairings = (await start_event(event, "swiss 2 rounds 3+2", ["alice", "bob", "cy", "dan"]))[0]
+    games = [n.reply for n in event.delivered if n.reply.kind == "tournament_game"]
+    assert len(games) == 2 and all(g.text.endswith("\n" + CHECK_IN) for g in games)
+    (round_notice,) = [n.reply for n in event.delivered if n.reply.kind == "tournament_pairings"]
+    assert CHECK_IN not in round_notice.text  # each game's notice (its thread's first post) says it
+    assert CHECK_IN not in (await event.ok("alice", "pairings"))[0].text  # nor when the pairings are read
+    assert list(pairings) == ["tournament", "round", "pairs", "bye"]  # the console's contract, as it was
+    assert [list(pair) for pair in pairings["pairs"]] == [["white", "black", "game"]] * 2
+
+
+@pytest.mark.parametrize("spec", ["swiss 2 rounds 3+2", "arena 30m 3+2"])
+async def test_on_line_the_round_s_one_message_tells_black(storage: Storage, clock: FakeClock, spec: str) -> None:
+    event = Event(storage, clock, platform="line", channel="group:G1")
+    await event.ok("alice", f"tournament new {spec}")
+    for name in ["alice", "bob", "cy", "dan"]:
+        await event.ok(name, "join")
+    await event.ok("alice", "tournament start")
+    waiting = await storage.pending_notices("line", "group:G1")
+    assert not [n for n in waiting if n.kind == "tournament_game"]  # no notice per game on LINE
+    clock.advance(seconds=21)  # an arena's batch waits 20 s for a reply to carry it
+    (round_notice,) = [n.reply for n in await event.notices() if n.reply.kind == "tournament_pairings"]
+    told = CATALOG.text("th", "tournament.round.black_check_in")  # a LINE group's language unless set
+    assert round_notice.text.endswith("\n" + told) and round_notice.text.count(told) == 1

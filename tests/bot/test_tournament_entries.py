@@ -3,6 +3,7 @@ Discord, a server manager); a player is in one unfinished event at a time on a p
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import pytest
@@ -60,6 +61,20 @@ async def test_a_player_is_in_one_unfinished_event_at_a_time(storage: Storage, c
     await here.ok("cy", "withdraw")
     await there.ok("cy", "join")  # withdrawn there: free to play here
     await here.refused("cy", "join", "in_other_tournament_here")
+
+
+async def test_two_joins_at_the_same_moment_in_two_chats_enter_one_event(storage: Storage, clock: FakeClock) -> None:
+    here, there = Event(storage, clock, channel="c1"), Event(storage, clock, channel="c2")
+    await here.ok("alice", "tournament new swiss 3 rounds 3+2")
+    await there.ok("bob", "tournament new swiss 3 rounds 3+2")
+    replies = await asyncio.gather(here.say("cy", "join"), there.say("cy", "join"))
+    assert sorted(r.error or r.kind for chat in replies for r in chat) == ["in_other_tournament_here", "tournament"]
+    joined, refused = (1, 2) if replies[0][0].error is None else (2, 1)
+    named = CATALOG.text("en", "error.in_other_tournament_here", id=joined, chat=f"c{joined}")
+    assert [(r.error, r.text) for chat in replies for r in chat if r.error] == [("in_other_tournament_here", named)]
+    for event_id in (joined, refused):
+        entered = [e.player_id for e in (await storage.tournament_state(event_id)).entrants if not e.withdrawn]
+        assert len(entered) == (event_id == joined), event_id
 
 
 async def test_on_discord_the_other_events_channel_is_linked(storage: Storage, clock: FakeClock) -> None:

@@ -103,12 +103,29 @@ async def test_a_finished_event_stays_readable_by_pairings_and_standings(storage
     assert await storage.open_tournament("console", "c1") is None
     final = (await event.ok("cy", "standings"))[0]
     assert final.data is not None and final.data["final"] is True and final.data["round"] == 1
-    assert final.text.startswith("Tournament #1, final standings:")
+    assert final.text.startswith("Tournament #1 has finished.\nTournament #1, final standings:")
     pairings = (await event.ok("cy", "pairings"))[0]
     assert pairings.text.startswith("Tournament #1 has finished.\n")
     assert pairings.data is not None and pairings.data["round"] == 1
     await event.ok("alice", "tournament new swiss 3+2")  # a new one, open: it is the one read
     await event.refused("cy", "pairings", "no_round")
+
+
+async def test_whatever_is_read_of_a_finished_event_says_it_is_over(storage: Storage, clock: FakeClock) -> None:
+    event = Event(storage, clock)
+    pairings = (await start_event(event, "swiss 2 rounds 3+2", ["alice", "bob", "cy", "dan"]))[0]
+    for _ in (1, 2):
+        assert not (await event.ok("eve", "standings"))[0].text.startswith("Tournament #1 has finished.")
+        await play_round(event, pairings)
+        told = await event.notices()
+        pairings = next((n.reply.data or {} for n in told if n.reply.kind == "tournament_pairings"), {})
+    for asked in ("pairings", "pairings 1", "standings", "standings 1"):
+        assert (await event.ok("eve", asked))[0].text.startswith("Tournament #1 has finished.\n"), asked
+    arena = Event(storage, clock, channel="c2")
+    await start_event(arena, "arena 30m 3+2", ["fay", "gus"])
+    clock.advance(minutes=31)
+    await arena.notices()
+    assert (await arena.ok("eve", "standings"))[0].text.startswith("Tournament #2 has finished.\n")
 
 
 async def test_a_running_arena_says_when_it_ends_and_how_long_is_left(storage: Storage, clock: FakeClock) -> None:

@@ -225,7 +225,7 @@ async def test_upgrade_from_0010_keeps_ratings_as_correspondence_ratings_and_gam
     assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())
 
 
-async def test_upgrade_from_0013_keeps_games_with_nobody_marked_present(db_path: Path) -> None:
+async def test_upgrade_from_0013_keeps_games_with_black_not_marked_present(db_path: Path) -> None:
     build_at_version(db_path, 13)
     conn = sqlite3.connect(db_path)
     conn.execute(
@@ -239,13 +239,15 @@ async def test_upgrade_from_0013_keeps_games_with_nobody_marked_present(db_path:
 
     async with await open_storage(db_path) as storage:
         game = await storage.get_game(1)
-        assert game.present is None and game.berserk is None
-        game = await storage.update_game(1, game.version, GameChanges(present="b"))
-        assert (await storage.get_game(1)).present == "b" == game.present
+        assert game.black_present is False and game.berserk is None
+        game = await storage.update_game(1, game.version, GameChanges(black_present=True))
+        assert (await storage.get_game(1)).black_present is True is game.black_present
     conn = sqlite3.connect(db_path)
     try:
-        with pytest.raises(sqlite3.IntegrityError):
-            conn.execute("UPDATE games SET present = 'x' WHERE id = 1")
+        assert conn.execute("SELECT black_present FROM games WHERE id = 1").fetchone() == (1,)
+        for value in (2, "b", None):  # a flag, 0 or 1, never unknown
+            with pytest.raises(sqlite3.IntegrityError):
+                conn.execute("UPDATE games SET black_present = ? WHERE id = 1", (value,))
     finally:
         conn.close()
     assert header(db_path) == (migrate.APPLICATION_ID, migrate.latest_version())

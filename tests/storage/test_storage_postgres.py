@@ -135,6 +135,7 @@ async def test_columns_have_postgresql_types(pg_url: str) -> None:
     assert tables["games"]["id"] == "bigint"
     assert tables["games"]["created"] == "timestamp with time zone"
     assert tables["games"]["rated"] == "boolean"
+    assert tables["games"]["black_present"] == "boolean"
     assert tables["games"]["counting"] == "json"
     assert tables["outbox"]["payload"] == "json"
     assert tables["ratings"]["rating"] == "double precision"
@@ -209,6 +210,27 @@ async def test_an_upgrade_keeps_settings_with_the_default_notation(pg_url: str) 
         assert [(g.id, g.result) for g in await storage.channel_games("line", "Cgroup")] == [(3, "0-1"), (1, "1-0")]
         await storage.set_channel_settings(replace(settings, notation="thai"))
         assert await storage.get_channel_settings("line", "Cgroup") == replace(settings, notation="thai")
+    assert await fetch(pg_url, "SELECT version FROM schema_version") == [(history.latest_version(),)]
+
+
+async def test_an_upgrade_from_0013_keeps_games_with_black_not_marked_present(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await pg_migrate.upgrade(conn, "test", target=13)  # before games.black_present
+        await conn.execute(
+            """INSERT INTO games (platform, channel, variant, promotion, perpetual, move_seconds,
+                   white_engine, black_engine, rated, start_fen, status, created, updated)
+               VALUES ('line', 'Cgroup', 'makruk', 'forced', 'forbid', 600, 1, 2, false, '', 'active', now(), now())""")
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        game = await storage.get_game(1)
+        assert game.black_present is False
+        game = await storage.update_game(1, game.version, GameChanges(black_present=True))
+        assert (await storage.get_game(1)).black_present is True is game.black_present
+    assert await fetch(pg_url, "SELECT black_present FROM games") == [(True,)]
+    with pytest.raises(asyncpg.NotNullViolationError):
+        await execute(pg_url, "UPDATE games SET black_present = NULL")
     assert await fetch(pg_url, "SELECT version FROM schema_version") == [(history.latest_version(),)]
 
 

@@ -15,6 +15,7 @@ import pytest
 from storage import (
     Bye,
     ChannelBusy,
+    EnteredElsewhere,
     EntrantRow,
     Game,
     GameChanges,
@@ -33,8 +34,10 @@ from storage import (
     migrate,
     open_storage,
 )
+from storage._plan import Plan
 from storage.postgres import migrate as postgres_migrate
 from storage.queries import channels
+from storage.queries import tournaments as plans
 
 from .storage_helpers import START_FEN, FakeClock, MakeGame
 
@@ -162,6 +165,74 @@ async def test_changes_are_a_compare_and_set(storage: Storage, alice: Player, bo
     assert [n.key for n in await storage.pending_notices("discord", CHANNEL)] == ["a1b2c3j"]
     with pytest.raises(ValueError, match="no changeable"):
         await storage.change_tournament(made.id, started.version, {"salt": "000000"})
+
+
+async def test_two_joins_of_one_player_in_two_chats_at_once_store_one(
+    storage: Storage, database: str, alice: Player, clock: FakeClock
+) -> None:
+    here = await storage.create_tournament(event(alice))
+    there = await storage.create_tournament(event(alice, channel="chan-2", salt="d4e5f6"))
+    async with await open_storage(database, clock=clock) as other:  # another process, or another chat's lock
+        for n, player in enumerate(await people(storage, 6)):  # six races: each would be lost without the check
+            here, there = await storage.tournament(here.id), await storage.tournament(there.id)
+            results = await asyncio.gather(
+                storage.change_tournament(here.id, here.version, entrants=[EntrantRow(player.id, 1500)],
+                                          notices=[notice(f"a1b2c3j{n}")]),
+                other.change_tournament(there.id, there.version, entrants=[EntrantRow(player.id, 1500)],
+                                        notices=[NewNotice("discord", "chan-2", f"d4e5f6j{n}", "tournament", "{}")]),
+                return_exceptions=True)
+            stored = [r for r in results if not isinstance(r, BaseException)]
+            refused = [r for r in results if isinstance(r, EnteredElsewhere)]
+            assert len(stored) == len(refused) == 1, results
+            assert (refused[0].player_id, refused[0].tournament_id) == (player.id, stored[0].id)
+            loser = there if stored[0].id == here.id else here
+            assert (await storage.tournament(loser.id)).version == loser.version  # nothing stored there
+            assert player.id not in {e.player_id for e in (await storage.tournament_state(loser.id)).entrants}
+    notices = [*await storage.pending_notices("discord", CHANNEL), *await storage.pending_notices("discord", "chan-2")]
+    assert len(notices) == 6  # each join's answer once, with the join that stored
+
+
+async def test_one_open_event_at_a_time_counts_joins_not_changes(storage: Storage, alice: Player,
+                                                                 bob: Player) -> None:
+    here = await storage.create_tournament(event(alice))
+    there = await storage.create_tournament(event(alice, channel="chan-2", salt="d4e5f6"))
+    here = await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1500)])
+    # bob's entry here changes (a start's ratings and seats): not a join, so not refused
+    here = await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1510, seat=1)])
+    with pytest.raises(EnteredElsewhere):  # a join there while entered here
+        await storage.change_tournament(there.id, there.version, entrants=[EntrantRow(bob.id, 1500)])
+    here = await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1510, withdrawn=True)])
+    there = await storage.change_tournament(there.id, there.version, entrants=[EntrantRow(bob.id, 1500)])
+    with pytest.raises(EnteredElsewhere):  # a rejoin here while entered there
+        await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1510)])
+    await storage.change_tournament(there.id, there.version, {"status": "finished"})
+    await storage.change_tournament(here.id, here.version, entrants=[EntrantRow(bob.id, 1510)])  # there is over
+
+
+def statements(plan: Plan[object]) -> list[str]:
+    """The SQL `plan` runs, each step answered with nothing found or changed."""
+    texts: list[str] = []
+    answer: object = None
+    try:
+        while True:
+            step = plan.send(answer)
+            texts.append(step.text)
+            answer = [] if step.kind == "rows" else 0
+    except StopIteration:
+        return texts
+
+
+def test_a_statement_with_a_filter_or_without_is_one_of_two_static_texts(clock: FakeClock) -> None:
+    """Built once at import, not per call (docs/storage.md): the drivers' caches of rewritten
+    text and PostgreSQL's prepared statements hit."""
+    static = {value for value in vars(plans).values() if isinstance(value, str)}
+    for everywhere, narrowed in [
+        (plans.due_tournaments(clock.now, None), plans.due_tournaments(clock.now, "line")),
+        (plans.due_rotas(clock.now, None), plans.due_rotas(clock.now, "line")),
+        (plans.stop_rota("line", "group:G1", None), plans.stop_rota("line", "group:G1", 7)),
+    ]:
+        (wide,), (narrow,) = statements(everywhere), statements(narrowed)
+        assert wide in static and narrow in static and wide != narrow
 
 
 # --- rounds ------------------------------------------------------------------------------------

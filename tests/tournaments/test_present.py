@@ -139,6 +139,7 @@ def rendered(language: str) -> list[str]:
                 present.standings_text(t, 7, system_rows, system, round_number=2, live=True),
                 present.final_text(t, 7, system_rows, system, round_number=2)]
     out += [present.result_line(t, 7, 2, "ann", "bob", score) for score in ("1-0", "0-1", "1/2-1/2", "0-0F")]
+    out.append(present.check_in_line(t))
     weekly = parse_rota(CATALOG, ["thursday", "20:00", "arena", "3+2", "90m"], now=NOW)
     assert weekly is not None
     out.append(present.rota_text(t, weekly))

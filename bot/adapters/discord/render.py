@@ -31,7 +31,7 @@ PGN_FILE = "makruk.pgn"
 TRF_FILE = "tournament.trf"
 EMBED_LIMIT = 4096
 CONTENT_LIMIT = 2000  # a message's text, where the mentions go
-PGN_INLINE_LIMIT = 3800  # a PGN or TRF shown in the embed too (it is attached either way)
+INLINE_LIMIT = 3800  # a PGN or TRF shown in the embed too (it is attached either way)
 COLOURS = {
     "error": discord.Colour(0xC0392B),
     "challenge": discord.Colour(0xE0A526),
@@ -86,12 +86,12 @@ class Renderer:
         out = Outgoing(embed=embed, nonce=nonce)
         if reply.kind == "export":
             out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=PGN_FILE)
-            embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
+            embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= INLINE_LIMIT
                                  else self.t(reply.language, "discord.export.attached"))
         elif reply.kind == "tournament_trf":  # export ID trf: a file, whole, however big the event
             name = trf_file(reply)
             out.file = discord.File(io.BytesIO(reply.text.encode("utf-8")), filename=name)
-            embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= PGN_INLINE_LIMIT
+            embed.description = (f"```\n{reply.text}\n```" if len(reply.text) <= INLINE_LIMIT
                                  else self.t(reply.language, "discord.trf.attached", file=name))
         if reply.image is not None:
             name = (REPLAY_FILE if reply.image.startswith(b"GIF8")  # export ID gif

@@ -22,7 +22,12 @@ _MAC_BYTES = 16
 
 
 class UrlKey:
+    """One kind of URL's key: signs and verifies its tokens. ValueError without a channel secret
+    (an empty one would make a key anyone can derive)."""
+
     def __init__(self, channel_secret: str, label: bytes) -> None:
+        if not channel_secret:
+            raise ValueError("signed URLs need the channel secret")
         self._key = hmac.new(channel_secret.encode("utf-8"), label, hashlib.sha256).digest()
 
     def sign(self, text: str) -> str:

@@ -5,7 +5,7 @@ itself is in ../analysis.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from makruk import Board, InvalidFenError
@@ -64,8 +64,10 @@ async def review(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
         if last is None or last.status != "finished":
             raise Refusal("no_game")
         game = last
-    names = table.names(game, await table.players_of(game))
-    return [await analysis.review(table.engine, table.present, ctx.language, game, names, notation=ctx.notation)]
+    players = await table.players_of(game)
+    reply = await analysis.review(table.engine, table.present, ctx.language, game, table.names(game, players),
+                                  notation=ctx.notation)
+    return [replace(reply, game=table.view(game, players))]
 
 
 @commands.command("analyse")

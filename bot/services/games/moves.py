@@ -212,7 +212,8 @@ async def history(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Rep
         parts.append(move_text(ctx.language, board, played, notation))
         board.push(played)
     moves = " ".join(parts) if parts else table.catalog.text(ctx.language, "history.empty")
-    return [table.present.info(ctx.language, "history", moves=moves, kind="history")]
+    reply = table.present.info(ctx.language, "history", moves=moves, kind="history")
+    return [replace(reply, game=await table.view_of(ctx, game))]
 
 
 @commands.command("export")
@@ -234,12 +235,13 @@ async def export(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
     game = await finished_game(table, ctx, number) if number is not None else await _game_for_record(table, ctx)
     if gif:
         return [await table.replay(ctx, game)]
-    names = table.names(game, await table.players_of(game))
+    players = await table.players_of(game)
+    names = table.names(game, players)
     pgn = export_pgn(
         start_fen=game.start_fen, moves=[m.uci for m in game.moves], white=names["w"], black=names["b"],
         result=game.result, date=game.created, promotion=game.promotion, variant=game.variant,
     )
-    return [Reply(kind="export", text=pgn, language=ctx.language)]
+    return [Reply(kind="export", text=pgn, language=ctx.language, game=table.view(game, players))]
 
 
 async def _game_for_record(table: Table, ctx: Context) -> Game:

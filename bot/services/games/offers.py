@@ -45,7 +45,7 @@ async def draw(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]
     if seat is not None and seat.engine_level is not None:
         if await table.engine.accepts_draw(table.position(game), level=seat.engine_level):
             return [await table.finish(ctx, game, board, "1/2-1/2", "agreement")]
-        return [table.present.info(ctx.language, "draw.bot_declines")]
+        return [replace(table.present.info(ctx.language, "draw.bot_declines"), game=await table.view_of(ctx, game))]
     _, reply = await table.commit(ctx, game, board, GameChanges(draw_offer=color), "draw_offered")
     return [reply]
 

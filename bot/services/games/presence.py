@@ -2,7 +2,7 @@
 
 White shows it by making the first move. Black cannot move before White, so Black shows it by
 writing to the game (any message that reaches it: a move typed early, ``board``, ``berserk``)
-before White's first move, stored once as ``games.present``. Should White never move, White
+before White's first move, stored once as ``games.black_present``. Should White never move, White
 alone forfeits when Black came; when neither did, both forfeit: the game is aborted, reason
 ``double_forfeit``, and the event scores it ``0-0F``, a forfeit loss for each.
 """
@@ -26,7 +26,7 @@ def double_forfeit(game: Game, flagged: Color) -> bool:
     """Whether ``game``, whose side to move (``flagged``) ran out, is lost by both: a tournament
     game that neither side moved in, whose Black never wrote to it either."""
     return (game.tournament_id is not None and flagged == "w" and not has_moved(game, "w")
-            and not has_moved(game, "b") and "b" not in (game.present or ""))
+            and not has_moved(game, "b") and not game.black_present)
 
 
 async def check_in(table: Table, ctx: Context) -> None:
@@ -45,8 +45,7 @@ async def check_in(table: Table, ctx: Context) -> None:
     if not _owed(game, ctx):
         return
     try:
-        await table.storage.update_game(game.id, game.version,
-                                        GameChanges(present="wb" if game.present == "w" else "b"))
+        await table.storage.update_game(game.id, game.version, GameChanges(black_present=True))
     except VersionConflict:
         pass
 
@@ -55,4 +54,4 @@ def _owed(game: Game | None, ctx: Context) -> bool:
     """Whether ``game`` is a tournament game being played whose Black has not been seen, with no
     move of White's yet."""
     return game is not None and game.tournament_id is not None and game.status == "active" \
-        and "b" not in (game.present or "") and not has_moved(game, "w")
+        and not game.black_present and not has_moved(game, "w")

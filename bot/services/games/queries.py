@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from makruk import Board, Move
 from storage import NotFound
-from storage.records import ChannelSettings, Game, clock_state
+from storage.records import ChannelSettings, Game
 
 from ...messages import GameView, Platform, User
 from ..notation import move_text
@@ -37,12 +37,7 @@ async def channel_game(table: Table, platform: Platform, channel: str) -> GameVi
         game = await table.storage.last_game(platform, channel)
     if game is None:
         return None
-    board = table.board(game)
-    names = table.names(game, await table.players_of(game))
-    clocks = clock_state(game, table.clock.now())
-    return GameView(game.id, board.fen(), side_to_move(board), board.ply, game.result, game.reason,
-                    names["w"], names["b"], status=game.status,
-                    clocks=None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running))
+    return table.view(game, await table.players_of(game))
 
 
 async def move_choices(table: Table, platform: Platform, channel: str, user: User, *,

@@ -79,6 +79,8 @@ COMMANDS = Registry(
     advice.commands, channel.commands, puzzle_routes.commands, deployment.commands, archive.commands,
     tournament_routes.commands,
 )
+# The commands that play the chat's game: a refusal of one is about the message's game.
+PLAYING_GROUPS = frozenset({"challenges", "moves", "offers", "counting", "deployment", "advice"})
 
 
 class GameService:
@@ -166,7 +168,7 @@ class GameService:
                     return [], "refused"  # chatter that merely looks like a command: no answer to the group
                 language = await self._language_safely(msg)
                 error = table.present.error(language, refusal.code, private=refusal.private, **refusal.fields)
-                return [error], "refused"
+                return [replace(error, game=refusal.game)], "refused"
             except VersionConflict:
                 return [table.present.error(await self._language_safely(msg), "conflict")], "refused"
             except StorageBusy as error:
@@ -201,13 +203,39 @@ class GameService:
         if command is None:
             return []
         ctx = await self._context(msg)
+        entry = COMMANDS.find(command.name)
+        playing = command.bare_move or (entry is not None and entry.group in PLAYING_GROUPS)
         try:
             replies = await self._dispatch(ctx, command)
-        except Refusal:
-            await presence.check_in(self.table, ctx)  # a move typed before White's: Black is there all the same
+        except Refusal as refusal:
+            await self._check_in(ctx)  # a move typed before White's: Black is there all the same
+            if playing:
+                refusal.game = await self._refused_in(ctx)
             raise
-        await presence.check_in(self.table, ctx)  # Black, writing to a tournament game, is at the board
+        await self._check_in(ctx)  # Black, writing to a tournament game, is at the board
         return replies
+
+    async def _refused_in(self, ctx: Context) -> GameView | None:
+        """The game a refused command that plays it was about, as the message found it (a refusal
+        changes nothing), for its answer to carry; None without one. Best effort: should the
+        database fail reading its players, the refusal goes without it."""
+        if ctx.game is None:
+            return None
+        try:
+            return await self.table.view_of(ctx, ctx.game)
+        except StorageError as error:
+            log.warning("could not read the players of game %s for a refusal in %s/%s: %s", ctx.game.id,
+                        ctx.msg.platform, ctx.msg.channel, error)
+            return None
+
+    async def _check_in(self, ctx: Context) -> None:
+        """Black's check-in (presence.py), best effort: the message's answer, a refusal or a change
+        already stored with it, stands if the database fails here; Black's next message tries again."""
+        try:
+            await presence.check_in(self.table, ctx)
+        except StorageError as error:
+            log.warning("could not record Black at the board of game %s in %s/%s: %s",
+                        ctx.game.id if ctx.game else "?", ctx.msg.platform, ctx.msg.channel, error)
 
     async def _dispatch(self, ctx: Context, command: Command) -> list[Reply]:
         if command.bare_move:

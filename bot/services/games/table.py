@@ -35,7 +35,7 @@ from ...clock import Clock
 from ...config import Settings
 from ...engines import Engine, EnginePosition
 from ...i18n import Catalog, normalize_language
-from ...messages import PUSH_PER_MEMBER, Incoming, Platform, Reply, User
+from ...messages import PUSH_PER_MEMBER, GameView, Incoming, Platform, Reply, User
 from ..claims import Claims
 from ..errors import Refusal
 from ..outbox import new_notice
@@ -210,6 +210,19 @@ class Table:
                 names[color] = player.display_name if player else "?"
         return names
 
+    def view(self, game: Game, players: Mapping[int, Player]) -> GameView:
+        """``game`` as replies describe it (``Reply.game``), its players' names from ``players``."""
+        board = self.board(game)
+        names = self.names(game, players)
+        clocks = clock_state(game, self.clock.now())
+        return GameView(game.id, board.fen(), side_to_move(board), board.ply, game.result, game.reason,
+                        names["w"], names["b"], status=game.status,
+                        clocks=None if clocks is None else (clocks.white_ms, clocks.black_ms, clocks.running))
+
+    async def view_of(self, ctx: Context, game: Game) -> GameView:
+        """``view``, with the players read with the message when they are ``game``'s."""
+        return self.view(game, ctx.known_players(game) or await self.players_of(game))
+
     # --- replies ----------------------------------------------------------------------
 
     async def game_reply(self, ctx: Context, game: Game, board: Board, event: str, *,
@@ -251,14 +264,15 @@ class Table:
 
     async def replay(self, ctx: Context, game: Game) -> Reply:
         """``export ID gif``: the game's GIF replay, drawn off the event loop."""
-        names = self.names(game, await self.players_of(game))
+        players = await self.players_of(game)
+        names = self.names(game, players)
         coords = ctx.settings.coordinates or ("thai" if ctx.language == "th" else "latin")
         loop = asyncio.get_running_loop()
         gif = await loop.run_in_executor(self._render_pool, functools.partial(self.present.replay, game,
                                                                               coords=coords))
         text = self.present.t(ctx.language, "export.gif", id=game.id, white=names["w"], black=names["b"],
                               result=game.result or "*")
-        return Reply(kind="replay", text=text, language=ctx.language, image=gif)
+        return Reply(kind="replay", text=text, language=ctx.language, image=gif, game=self.view(game, players))
 
     # --- the end of a game ------------------------------------------------------------
 
@@ -370,7 +384,10 @@ class Table:
         return answer, shown
 
     async def update(self, ctx: Context, game: Game, changes: GameChanges, reply: Reply) -> tuple[Game, Reply]:
-        """Stores ``changes`` with ``reply``, their answer, kept in the outbox."""
+        """Stores ``changes`` with ``reply``, their answer, kept in the outbox; the answer is about
+        the game, so it carries it as changed (unless it carries it already)."""
+        if reply.game is None:
+            reply = dataclasses.replace(reply, game=await self.view_of(ctx, game.after(changes, at=self.clock.now())))
         notices, (reply,) = self.answers(ctx, [reply])
         game = await self.storage.update_game(game.id, game.version, changes, notices=notices)
         self.stored(game)

@@ -189,7 +189,7 @@ async def pair_batch(service: TournamentService, state: TournamentState, since: 
         mentions = tuple(users[p] for pair in pairs for p in pair if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
                                           [(w, b, g.id, None) for (w, b), g in zip(pairs, games, strict=True)], None,
-                                          names, mentions=mentions)
+                                          names, mentions=mentions, check_in=pushes.per_member(event))
         if number == 1 and event.role:
             pairings = dataclasses.replace(pairings, data={**(pairings.data or {}), "role": event.role})
         rows = [notices.notice(event, "tournament_pairings", pairings, f"r{number}", due=due)]

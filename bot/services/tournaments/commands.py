@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from storage import TournamentBusy
+from storage import EnteredElsewhere, TournamentBusy
 from storage.records import Bye, EntrantRow, NewNotice, Tournament
 from storage.tournament_records import ByeKind
 
@@ -95,7 +95,6 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
     entry = next((e for e in state.entrants if e.player_id == me.id), None)
     if entry is not None and not entry.withdrawn:
         raise Refusal("in_tournament", id=event.id)
-    await _not_elsewhere(service, ctx, event, me.id)
     byes: list[Bye] = []
     running = event.status == "running"
     t = present.texts(service.table.catalog, ctx.language)
@@ -123,19 +122,20 @@ async def join(service: TournamentService, ctx: Context) -> list[Reply]:
     rating = entry.rating if entry is not None else round((await service.storage.get_rating(
         me.id, event.variant, events.speed_of(event))).rating)
     row = EntrantRow(me.id, rating, seat=entry.seat if entry else None, withdrawn=False)
-    return await _change(service, ctx, event, [_reply(ctx, text)], entrants=[row], byes=byes)
+    try:
+        return await _change(service, ctx, event, [_reply(ctx, text)], entrants=[row], byes=byes)
+    except EnteredElsewhere as elsewhere:
+        raise await _elsewhere(service, ctx, elsewhere.tournament_id) from None
 
 
-async def _not_elsewhere(service: TournamentService, ctx: Context, event: Tournament, player_id: int) -> None:
+async def _elsewhere(service: TournamentService, ctx: Context, other_id: int) -> Refusal:
     """A player has one tournament game at a time: entered (and not withdrawn) in another event
-    not finished, on this platform, they may not join this one. The other event is named, with
-    its chat if it is in this server or group."""
-    other = next((e for e in await service.storage.entered_tournaments(player_id) if e.id != event.id), None)
-    if other is None:
-        return
+    not finished, on this platform, they may not join this one (storage checks it as it stores
+    the entry). The other event is named, with its chat if it is in this server or group."""
+    other = await service.storage.tournament(other_id)
     if may_read(other, ctx.msg):
-        raise Refusal("in_other_tournament_here", id=other.id, chat=chat_name(other))
-    raise Refusal("in_other_tournament", id=other.id)
+        return Refusal("in_other_tournament_here", id=other.id, chat=chat_name(other))
+    return Refusal("in_other_tournament", id=other.id)
 
 
 async def withdraw(service: TournamentService, ctx: Context) -> list[Reply]:

@@ -87,26 +87,30 @@ def standings_reply(t: present.Text, language: str, event: Tournament, history: 
 def pairings_reply(t: present.Text, language: str, event: present.EventView, round_number: int,
                    boards: Sequence[tuple[int, int, int | None, Score | None]], bye: int | None,
                    names: Mapping[int, str], *, window_ends: datetime | None = None, mentions: tuple[User, ...] = (),
-                   absent: Sequence[tuple[int, ByeKind]] = ()) -> Reply:
+                   absent: Sequence[tuple[int, ByeKind]] = (), check_in: bool = False) -> Reply:
     """Round ``round_number``'s pairings: (White, Black, game id, score) in board order, the score
     that of a board decided without a game (game None: a withdrawn player's forfeit); who has the
     pairing-allocated bye, and who sits the round out with another bye (``absent``: player and
-    kind, ``half`` or ``zero``)."""
+    kind, ``half`` or ``zero``). ``check_in``: the notice announces the round's games (LINE's
+    one message a round, with no notice per game), so it tells Black how to show they came."""
     shown = [present.RoundBoard(names.get(w, "?"), names.get(b, "?"), game, None if game else score)
              for w, b, game, score in boards]
     by_name: tuple[str, ByeKind] | None = (names.get(bye, "?"), "pairing") if bye is not None else None
     sitting_out = [(names.get(p, "?"), kind) for p, kind in absent]
     text = present.pairings_text(t, event, round_number, shown, by_name, window_ends=window_ends, absent=sitting_out)
+    if check_in and any(board.game is not None for board in shown):
+        text += "\n" + present.check_in_line(t)
     data = present.pairings_data(event.id, round_number, shown, by_name[0] if by_name else None)
     return Reply(kind="tournament_pairings", text=text, language=language, data=data, mentions=mentions)
 
 
 def game_reply(t: present.Text, language: str, event: Tournament, round_number: int, board: int, game: GameView,
                mentions: tuple[User, ...]) -> Reply:
-    """A board's game has started (on Discord, the first post of its thread)."""
+    """A board's game has started (on Discord, the first post of its thread), telling Black how
+    to show they came (docs/tournaments.md 2.8: a game neither player comes to is lost by both)."""
     text = t("tournament.pair.line", board=board, white=game.white, black=game.black, game=game.id)
     header = (t("tournament.round.header_arena", id=event.id) if event.pairing_system == "arena"
               else t("tournament.round.header", id=event.id, round=round_number, rounds=event.rounds or "?"))
-    text = header + "\n" + text
+    text = "\n".join([header, text, present.check_in_line(t)])
     return Reply(kind="tournament_game", text=text, language=language, game=game, mentions=mentions)
 

@@ -184,6 +184,12 @@ def pairings_text(t: Text, event: EventView, round_number: int, boards: Sequence
     return "\n".join(lines)
 
 
+def check_in_line(t: Text) -> str:
+    """What tells Black how to show they came to a game before White's first move, and what a
+    game neither player comes to is (docs/tournaments.md 2.8)."""
+    return t("tournament.round.black_check_in")
+
+
 def bye_line(t: Text, name: str, kind: ByeKind, system: System) -> str:
     """Who does not play a round, as what it is: a round robin's odd seat sits out (scoring as a
     pairing-allocated bye, FIDE C.05), a Swiss's pairing bye or half-point bye, or an absence."""

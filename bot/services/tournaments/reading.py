@@ -66,35 +66,45 @@ async def pairings(service: TournamentService, ctx: Context, args: Sequence[str]
     t = present.texts(service.table.catalog, ctx.language)
     reply = notices.pairings_reply(t, ctx.language, await notices.view(service, event, state), number, boards, bye,
                                    names, absent=absent)
-    if event.status == "finished":
-        reply = dataclasses.replace(reply, text=present.finished_note(t, event.id) + "\n" + reply.text)
-    return [reply]
+    return [_noted(t, event, reply)]
 
 
 async def standings(service: TournamentService, ctx: Context, args: Sequence[str]) -> list[Reply]:
     """``standings [ROUND]``: after the latest round (or round N), or during it while it is being
     played; an arena's points so far, or its final standings."""
     event = await _readable(service, ctx)
+    t = present.texts(service.table.catalog, ctx.language)
+    return [_noted(t, event, await _standings(service, ctx, t, event, args))]
+
+
+async def _standings(service: TournamentService, ctx: Context, t: present.Text, event: Tournament,
+                     args: Sequence[str]) -> Reply:
     state = await service.storage.tournament_state(event.id)
     me = await service.table.player(ctx)
-    t = present.texts(service.table.catalog, ctx.language)
     if event.pairing_system == "arena":
         if args:
             raise Refusal("arena_no_rounds", id=event.id)
         names = await service.names(state)
-        return [arena.standings_reply(t, ctx.language, event, state, names, final=event.status == "finished",
-                                      asking=me.id)]
+        return arena.standings_reply(t, ctx.language, event, state, names, final=event.status == "finished",
+                                     asking=me.id)
     done = history.completed_round(state)
     number = _asked(args, event) or event.last_round
     if number == 0:
         raise Refusal("no_round", round=1, id=event.id)
     if event.status == "finished" and number == event.last_round:
-        return [await _final(service, ctx, state)]
+        return await _final(service, ctx, state)
     names = await service.names(state)
     past = history.history_of(state, names, through=number)
     reply = notices.standings_reply(t, ctx.language, event, past, number, final=False, asking=me.id,
                                     during=number > done)
-    return [await _pictured(service, ctx, state, reply, number)]
+    return await _pictured(service, ctx, state, reply, number)
+
+
+def _noted(t: present.Text, event: Tournament, reply: Reply) -> Reply:
+    """What is read of a finished event (its pairings, its standings) says first that it is over."""
+    if event.status != "finished":
+        return reply
+    return dataclasses.replace(reply, text=present.finished_note(t, event.id) + "\n" + reply.text)
 
 
 async def _final(service: TournamentService, ctx: Context, state: TournamentState) -> Reply:

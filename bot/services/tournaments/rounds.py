@@ -263,7 +263,8 @@ async def pair_next(service: TournamentService, state: TournamentState) -> bool:
         mentions = tuple(users[p] for w, b, _, _ in shown for p in (w, b) if p in users)
         pairings = notices.pairings_reply(t, language, shown_event, number,
                                           [(w, b, g.id if g else None, score) for w, b, g, score in shown], bye,
-                                          names, window_ends=window_ends, mentions=mentions, absent=absent)
+                                          names, window_ends=window_ends, mentions=mentions, absent=absent,
+                                          check_in=pushes.per_member(event))
         if left:
             pairings = dataclasses.replace(pairings, text="\n".join([*left, pairings.text]))
         if number == 1 and event.role:
