@@ -13,7 +13,7 @@ acceptance holds as for any puzzle.
 >>> from makruk import Board
 >>> fen = counted(Board("7k/8/5K2/8/8/8/8/R7 w - - 0 1"), 2)
 >>> fen, puzzle_count(fen)
-('7k/8/5K2/8/8/8/8/R7 w - 32 30 1', PuzzleCount(kind='pieces', moves_left=2))
+('7k/8/5K2/8/8/8/8/R7 w - 26 24 1', PuzzleCount(kind='pieces', moves_left=2))
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from bot.adapters.line import pictures
 from bot.adapters.line.images import ImageStore
 from bot.adapters.line.pictures import IMAGEMAP_WIDTHS, Picture, Signer, draw, picture_of
 from bot.adapters.line.replies import Chat, Composer
+from bot.adapters.line.signing import UrlKey
 from bot.messages import BoardView, Incoming, Reply, User
 
 from .support import ALICE, SECRET, free_socket, png_size
@@ -166,11 +167,10 @@ async def test_tampered_foreign_and_unsigned_urls_are_404_before_anything_is_dec
 
 async def test_a_signed_token_that_does_not_decode_is_404(start):
     a = await start("a")
-    signer = Signer(SECRET)
     for data in (b"x{}", b"j[1]", b'j{"k":"b"}', b'j{"k":"q","f":"8/8/8/8/8/8/8/8 w - - 0 1"}',
                  b'j{"k":"b","f":"8/8/8/8/8/8/8/8 w - - 0 1","nope":1}', b'j{"k":"b","f":"not a fen"}'):
         body = pictures._b64(data)
-        token = f"{body}.{signer._key.sign(body)}"  # signed by this channel, as a token it made
+        token = f"{body}.{UrlKey(SECRET, pictures._KEY_LABEL).sign(body)}"  # signed as this channel signs
         assert (await a.fetch(f"{a.base_url}/pictures/{token}/800.png"))[0] == 404, data
     assert a.drawings.calls == [("board", "800.png")]  # only "not a fen" decoded, and the renderer refused it
 
