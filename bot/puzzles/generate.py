@@ -91,12 +91,13 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
             cpu_before = _cpu_seconds()
             rng = random.Random(_game_seed(state["seed"], variant, counter))
             raced = False  # a counting race kept from this game (its next positions are the same ending)
-            for fen in candidates(engine, variant, rng, settings.play):
+            racing = races[variant] < RACE_SHARE * settings.targets[variant]
+            for fen in candidates(engine, variant, rng, settings.play, races=racing):
                 if _position_key(fen) in seen_positions or have[variant] >= settings.targets[variant]:
                     continue
                 race = fen_count(fen) is not None
                 if race and (raced or races[variant] >= RACE_SHARE * settings.targets[variant]):
-                    continue  # one race a game, and enough of them: the bank keeps its variety
+                    continue  # one race a game, and no more than their share of the bank
                 seen_positions.add(_position_key(fen))
                 _count(state, variant, "candidates")
                 puzzle = _accept(check, engine, fen, variant, run_id, state)

@@ -50,10 +50,15 @@ class PlaySettings:
     max_before_mate: float = 0.6
     max_before_material: float = 0.2
     drawn_plies: int = 12  # plies in a row seen drawn without a Bia that end a game
+    # Without races a game ends once the side to move sees this win chance either way (about
+    # +1,700 cp in Makruk): in 45 Makruk games no other candidate came after it, 17% of the CPU.
+    decided: float = 0.85
 
 
-def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings) -> Iterator[str]:
-    """One game's candidate positions (FENs without history), in the order played."""
+def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings, *,
+               races: bool = True) -> Iterator[str]:
+    """One game's candidate positions (FENs without history), in the order played; without
+    ``races`` (the variant has enough), no counting race, and the game ends once decided."""
     start = starting_fen(variant)
     board = Board(start, variant=variant)
     moves: list[str] = []
@@ -77,12 +82,13 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
                 break
             if deployed and count_cannot_matter(board):
                 seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
-            elif deployed and (race := _counting_race(board, lines[0])) is not None:
+            elif races and deployed and (race := _counting_race(board, lines[0])) is not None:
                 seen.append((board.ply, race, True))
             drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
-            if drawn >= s.drawn_plies:
+            now = win_chance(lines[0].score_cp, lines[0].mate, variant)
+            if drawn >= s.drawn_plies or (not races and abs(now) >= s.decided):
                 break
-            before = -win_chance(lines[0].score_cp, lines[0].mate, variant)  # the next mover's view
+            before = -now  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
             if move not in legal:
                 log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())

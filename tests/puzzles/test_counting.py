@@ -169,3 +169,15 @@ async def test_the_card_says_the_count_in_every_language(storage, clock, languag
     assert posed[0].board.caption == CAPTIONS[language]
     answered = await Chat(games, "me", "console").ok("alice", "g4f3")
     assert answered[0].board.caption == CAPTIONS[language].replace("2", "1")
+
+
+def test_a_variant_with_enough_races_gets_no_more():
+    import random
+
+    from bot.puzzles.selfplay import PlaySettings, candidates
+
+    with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        for seed in (1, 2, 3):
+            found = list(candidates(engine, "makruk", random.Random(seed), PlaySettings(), races=False))
+            assert all(fen_count(fen) is None for fen in found)
