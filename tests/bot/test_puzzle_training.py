@@ -98,7 +98,7 @@ async def test_a_private_puzzle_is_rated_once_and_shows_the_rating_change(games:
     after_failure = failed["puzzle_rating"]["after"]
     assert solved["puzzle_rating"]["before"] == after_failure < solved["puzzle_rating"]["after"]
     assert rating["kind"] == "puzzle_rating" and rating["puzzle_rating"]["rating"] == solved["puzzle_rating"]["after"]
-    assert "2 rated puzzles, 1 solved" in rating["text"]
+    assert "rated puzzles: 2, solved: 1" in rating["text"]
 
 
 async def test_the_next_puzzle_follows_the_rating(games: GameService) -> None:
@@ -118,10 +118,12 @@ async def test_the_next_puzzle_follows_the_rating(games: GameService) -> None:
 
 
 async def test_a_variant_or_a_theme_is_served_on_request(games: GameService) -> None:
-    records = await console(games, ["puzzle makpong", "puzzle fork", "puzzle bogus!"])
+    records = await console(games, ["puzzle makpong", "puzzle fork", "puzzle bogus!", "puzzle FORK", "puzzle xyz"])
     assert records[0]["puzzle"] == {"id": "pong-1", "rating": 1500, "variant": "makpong"}
     assert records[1]["error"] == "puzzle_bank_empty"  # the only fork was served already
     assert records[2]["error"] == "bad_puzzle_filter"
+    assert records[3]["error"] == "puzzle_bank_empty"  # a theme in any case is the theme
+    assert records[4]["error"] == "bad_puzzle_filter"  # neither a variant nor a theme: said so
 
 
 async def test_a_group_puzzle_is_unrated(games: GameService, storage) -> None:
@@ -161,6 +163,21 @@ async def test_three_reports_withhold_a_puzzle(games: GameService, storage) -> N
     assert await storage.withheld_puzzles() == [(puzzle_id, ["two answers win"] * 3)]
     candidates = await storage.puzzle_candidates(None, "line", "elsewhere", posed.data["puzzle"]["rating"], limit=99)
     assert puzzle_id not in [c.puzzle.id for c in candidates]
+
+
+async def test_the_next_puzzle_repeats_a_solution_only_to_who_has_not_seen_it(games: GameService) -> None:
+    async def bob(text: str) -> Reply:  # alone with the bot
+        return (await say(games, "bob", text, channel="user:bob", private=True))[0]
+
+    await bob("puzzle")
+    await bob("giveup")
+    after_giving_up = await bob("puzzle")
+    assert after_giving_up.kind == "puzzle" and "Solution of the previous puzzle" not in after_giving_up.text
+    assert "Solution of the previous puzzle" in (await bob("puzzle")).text  # the one left unsolved
+    # In a group the next puzzle shows it to everyone, whoever gave up.
+    await say(games, "alice", "puzzle")
+    await say(games, "alice", "giveup")
+    assert "Solution of the previous puzzle" in (await say(games, "alice", "puzzle"))[0].text
 
 
 async def test_puzzlerating_of_another_player(games: GameService) -> None:

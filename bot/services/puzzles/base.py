@@ -82,6 +82,12 @@ class PuzzleBase:
         if progress is not None and progress.gave_up:
             raise Refusal("puzzle_given_up")
 
+    async def _seen_through(self, post: PuzzlePost, player: Player) -> bool:
+        """Whether the player has solved the post's puzzle or been shown its solution."""
+        attempt = await self.storage.get_attempt(post.id, player.id)
+        progress = await self.storage.get_progress(post.id, player.id)
+        return bool(attempt and attempt.solved) or bool(progress and progress.gave_up)
+
     async def _position(self, post: PuzzlePost, puzzle: Puzzle, player: Player | None) -> tuple[int, Board]:
         """The player's place in the solution (plies played) and the board there."""
         progress = None if player is None else await self.storage.get_progress(post.id, player.id)

@@ -12,6 +12,7 @@ from storage.records import Glicko2Rating, Player, Puzzle, PuzzlePlay, PuzzlePos
 
 from ... import glicko2
 from ...messages import Incoming, Reply
+from ...puzzles.bank import KNOWN_THEMES
 from ..errors import Refusal
 from ..outbox import AnswerWith
 from .cards import puzzle_data, rating_data
@@ -22,6 +23,9 @@ CANDIDATES = 12
 REPORT_THRESHOLD = 3  # players reporting a puzzle withhold it until it is reviewed
 REASON_LENGTH = 200
 VARIANT_WORD = "variant_"
+# A theme as players type it (``matein2``) to the bank's spelling (``mateIn2``): the databases
+# compare themes exactly.
+THEMES = {theme.casefold(): theme for theme in KNOWN_THEMES}
 
 
 def rate(player: Glicko2Rating | None, puzzle: Glicko2Rating | None, estimate: int | None,
@@ -48,8 +52,11 @@ class Training(DailyPosts):
         if not found:
             raise Refusal("puzzle_bank_empty", private=False)
         chosen = self.random.choice(found[:NEAREST])
-        earlier = await self.storage.recent_posts(msg.platform, msg.channel, limit=1)
-        revealed = await self._revealed(language, [p for p in earlier if p.subscription_id is None])
+        earlier = [p for p in await self.storage.recent_posts(msg.platform, msg.channel, limit=1)
+                   if p.subscription_id is None]
+        if msg.private:  # alone in the chat, a player who solved it or gave up has seen the solution
+            earlier = [p for p in earlier if not await self._seen_through(p, player)]
+        revealed = await self._revealed(language, earlier)
         rated = msg.private
         title = self._served_title(language, chosen, rated, target if mine.rating else None)
         reply = self._post_reply(language, chosen.puzzle, title, revealed,
@@ -77,8 +84,8 @@ class Training(DailyPosts):
             word = self.catalog.word_for(arg) or ""
             if word.startswith(VARIANT_WORD):
                 variant = word.removeprefix(VARIANT_WORD)
-            elif arg.isascii() and arg.isalnum():
-                theme = arg
+            elif arg.casefold() in THEMES:
+                theme = THEMES[arg.casefold()]
             else:
                 raise Refusal("bad_puzzle_filter", text=arg[:20])
         return variant, theme
