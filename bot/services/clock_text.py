@@ -26,6 +26,16 @@ def clock_time(ms: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
+def duration_text(t: Callable[..., str], seconds: int) -> str:
+    """A time per move, a window or an event's length in its largest whole unit, as the
+    language writes it: ``1 day``, ``90 minutes``, ``90 นาที``, ``2時間`` (``t`` as above)."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds % size == 0 or unit == "minutes":
+            n = seconds // size
+            return t(f"time.{unit}.one") if n == 1 else t(f"time.{unit}", n=n)
+    raise AssertionError("unreachable")
+
+
 def clock_line(t: Callable[..., str], state: ClockState, names: dict[str, str]) -> str:
     """Both clocks in one line (``t`` is the presenter's text of a catalogue key), the
     running one marked; before a side's first move, the time it has left for it."""

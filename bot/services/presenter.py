@@ -12,7 +12,7 @@ from storage.records import ChannelSettings, ClockState, Color, Game, Player
 
 from ..i18n import Catalog
 from ..messages import Action, BoardView, GameView, Reply, User
-from .clock_text import clock_line, control_text
+from .clock_text import clock_line, control_text, duration_text
 from .notation import move_text
 
 log = logging.getLogger(__name__)
@@ -77,16 +77,12 @@ class Presenter:
                       time=moment.strftime("%H:%M"))
 
     def duration(self, language: str, seconds: int) -> str:
-        """A time per move in the largest whole unit: ``1d``, ``1 ថ្ងៃ``, ``90 นาที``.
+        """A time per move in the largest whole unit: ``1 day``, ``1 ថ្ងៃ``, ``90 นาที``.
 
         Numbers are Western digits in every language, Khmer too (its CLDR default): moves,
         ratings and times are typed with them.
         """
-        if seconds % 86400 == 0:
-            return self.t(language, "time.days", n=seconds // 86400)
-        if seconds % 3600 == 0:
-            return self.t(language, "time.hours", n=seconds // 3600)
-        return self.t(language, "time.minutes", n=seconds // 60)
+        return duration_text(lambda key, **fields: self.t(language, key, **fields), seconds)
 
     def challenge(self, language: str, game: Game, names: dict[str, str], opponent: Player | None) -> Reply:
         side = "w" if game.white is not None and game.white.player_id == game.created_by else "b"

@@ -67,7 +67,8 @@ def test_durations_and_deadlines_read_as_each_language_writes_them():
     present = Presenter(CATALOG)
     assert [present.duration("km", s) for s in (86400, 3 * 86400, 7200, 300)] == ["1 ថ្ងៃ", "3 ថ្ងៃ", "2 ម៉ោង",
                                                                                  "5 នាទី"]
-    assert present.duration("en", 86400) == "1d" and present.duration("th", 5400) == "90 นาที"
+    assert present.duration("en", 86400) == "1 day" and present.duration("en", 7200) == "2 hours"
+    assert present.duration("th", 5400) == "90 นาที" and present.duration("km", 86400) == "1 ថ្ងៃ"
     moment = datetime(2025, 5, 1, 12, 30, tzinfo=UTC)
     assert present.when("km", moment) == "ថ្ងៃទី1 ខែឧសភា ម៉ោង 12:30 (UTC)"
     assert present.when("en", moment) == "1 May, 12:30 UTC"

@@ -133,7 +133,7 @@ async def test_a_running_arena_says_when_it_ends_and_how_long_is_left(storage: S
     await start_event(event, "arena 30m 3+2", ["alice", "bob"])
     clock.advance(minutes=10)
     shown = (await event.ok("cy", "tournament"))[0].text
-    assert "Under way until Thursday 1 Jan, 07:30 (Asia/Bangkok): 20m left" in shown
+    assert "Under way until Thursday 1 Jan, 07:30 (Asia/Bangkok): 20 minutes left" in shown
     await event.ok("alice", "lang th")
     assert "เหลืออีก 20 นาที" in (await event.ok("cy", "tournament"))[0].text
 

@@ -170,12 +170,17 @@ async def half_bye(service: TournamentService, ctx: Context) -> list[Reply]:
 # --- the organizer's -----------------------------------------------------------------------------
 
 async def start_now(service: TournamentService, ctx: Context) -> list[Reply]:
-    """``tournament start``: starts the event now (or cancels it with too few players); its
-    first round is paired once the chat's lock is released."""
+    """``tournament start``: starts the event now (with too few players it is refused and the
+    event stays open); its first round is paired once the chat's lock is released."""
     event = await _organized(service, ctx)
     if event.status != "announced":
         raise Refusal("tournament_started", id=event.id)
-    replies = await rounds.start(service, await service.storage.tournament_state(event.id), ctx=ctx)
+    state = await service.storage.tournament_state(event.id)
+    active = sum(1 for entrant in state.entrants if not entrant.withdrawn)
+    needed = rounds.MIN_ENTRANTS[event.pairing_system]
+    if active < needed:  # too early: the event stays open for more to join (a scheduled start cancels)
+        raise Refusal("tournament_too_few", id=event.id, count=active, needed=needed)
+    replies = await rounds.start(service, state, ctx=ctx)
     service.poke(event.id)
     return replies
 

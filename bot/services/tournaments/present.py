@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 from ...i18n import Catalog
 from ...tournaments.records import BYE_POINTS, ByeKind, Score
 from ...tournaments.tiebreaks import TIEBREAKS, Row, System
-from ..clock_text import control_text
+from ..clock_text import control_text, duration_text
 from .grammar import DEFAULT_ZONE, ROUND_ROBIN_MAX, EventSpec, RotaSpec
 
 Text = Callable[..., str]
@@ -86,15 +86,6 @@ def points_text(value: float) -> str:
 def points_label(t: Text, value: float) -> str:
     """``3½ pts``, ``1 pt``, in the language's words."""
     return t("tournament.points.one") if value == 1 else t("tournament.points", points=points_text(value))
-
-
-def duration_text(t: Text, seconds: int) -> str:
-    """A time in its largest whole unit: ``1d``, ``90 นาที``, ``2時間`` (as the presenter's)."""
-    if seconds % 86400 == 0:
-        return t("time.days", n=seconds // 86400)
-    if seconds % 3600 == 0:
-        return t("time.hours", n=seconds // 3600)
-    return t("time.minutes", n=seconds // 60)
 
 
 def when_text(t: Text, moment: datetime, zone: str = DEFAULT_ZONE) -> str:
