@@ -20,8 +20,8 @@ log = logging.getLogger(__name__)
 HELP_COMMANDS = ("new", "accept", "decline", "move", "board", "flip", "resign", "draw", "count", "stopcount",
                  "undo", "setup", "history", "export", "games", "lang", "notation", "rating", "top", "help")
 # Shown in help after the game's commands; the Discord door has slash commands for these too.
-MORE_HELP = ("hint", "review", "analyse", "puzzle", "giveup", "streak", "puzzletop", "subscribe", "unsubscribe",
-             "notices")
+MORE_HELP = ("hint", "review", "analyse", "puzzle", "puzzlerating", "giveup", "streak", "puzzletop", "subscribe",
+             "unsubscribe", "notices")
 # Shown last, and again by ``tournament help`` with the words after ``tournament``.
 TOURNAMENT_HELP = ("tournament", "join", "withdraw", "pairings", "standings", "berserk")
 IMAGE_SIZE = 800
