@@ -220,4 +220,4 @@ async def test_puzzle_help_lists_the_puzzle_commands(games):
         chat = Chat(games, f"room-{language}", "console")
         reply = (await chat.say("alice", text, locale=language))[0]
         assert reply.kind == "help" and reply.language == language
-        assert len(reply.text.splitlines()) == 8 + 5  # the daily puzzle's, then training's (ratings, modes)
+        assert len(reply.text.splitlines()) == 7 + 5  # the daily puzzle's, then training's (served by rating, modes)
