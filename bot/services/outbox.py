@@ -12,6 +12,7 @@ nonce), so a notice sent twice (a crash between the send and the mark) shows onc
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -131,6 +132,9 @@ class Outbox:
         self.max_delay = max_delay
         self.max_attempts = max_attempts
         self._paused_until: datetime | None = None  # the platform's quota is used up until then
+        # One delivery at a time in this process: the claims are the process's own, so a drain
+        # started by a move on the web board and the scheduler's would both send a notice.
+        self._turn = asyncio.Lock()
 
     async def drain(self, limit: int = 100) -> int:
         """Sends every notice that is due (at most ``limit``); returns how many arrived.
@@ -139,14 +143,15 @@ class Outbox:
         so this asks again while the last round delivered something.
         """
         sent = 0
-        while sent < limit:
-            now = self.clock.now()
-            if self._paused(now):
-                break
-            delivered = await self._round(now, limit - sent)
-            sent += delivered
-            if not delivered:
-                break
+        async with self._turn:
+            while sent < limit:
+                now = self.clock.now()
+                if self._paused(now):
+                    break
+                delivered = await self._round(now, limit - sent)
+                sent += delivered
+                if not delivered:
+                    break
         return sent
 
     async def _round(self, now: datetime, limit: int) -> int:
@@ -187,6 +192,24 @@ class Outbox:
             return False
         await self.storage.mark_notices_sent([row.key])
         return True
+
+    async def carry(self, channel: str, send: Send) -> None:
+        """Sends what ``channel`` is still owed (notices it does not get pushed, or ones waiting
+        for a retry) after the bot's answer there, in order, never while a drain is sending; on a
+        failure the rest wait for the outbox or the next answer."""
+        async with self._turn:
+            try:
+                pending = await self.pending_for(channel)
+            except Exception:  # the outbox still has them: pushed later, or carried by the next answer
+                log.warning("could not look at the notices waiting for %s", channel, exc_info=True)
+                return
+            for notice in pending:
+                try:
+                    await send(notice)
+                except DeliveryError as error:
+                    log.warning("a notice for %s waits in the outbox: %s", channel, error)
+                    return
+                await self.delivered([notice.key] if notice.key else [])
 
     async def pending_for(self, channel: str, *, skip: Callable[[str], bool] = lambda key: False) -> list[Notice]:
         """The chat's notices not yet delivered, but for those whose key ``skip`` names (the reply's

@@ -7,6 +7,7 @@ fake Discord received: every attempt, its nonce, and the messages Discord really
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, cast
 
@@ -64,6 +65,16 @@ async def test_a_notice_is_shown_once_after_a_500_a_429_and_a_timeout(bot, disco
     assert await storage.pending_notices("discord", str(CHANNEL_ID)) == []
     clock.advance(hours=1)
     assert await outbox.drain() == 0 and len(api.posts()) == 4  # sent is sent
+
+
+async def test_two_drains_at_once_send_a_notice_once(bot, discord_api, service, storage, clock):
+    """A move on the web board starts a drain while the scheduler's may be running: the process's
+    claims are its own, so only the outbox's turn keeps the two from both sending."""
+    api = discord_api
+    await owe_a_reminder(api, service, clock)
+    assert sorted(await asyncio.gather(bot.outbox.drain(), bot.outbox.drain())) == [0, 1]
+    assert [p.kind for p in api.posts()] == ["message"]
+    assert await storage.pending_notices("discord", str(CHANNEL_ID)) == []
 
 
 async def test_a_message_made_whose_answer_was_lost_is_not_shown_twice(bot, discord_api, service, storage, clock):

@@ -289,22 +289,9 @@ class Door:
         await self._carry(self.key(sink.channel, sink.channel_id))
 
     async def _carry(self, key: str) -> None:
-        """What the chat is still owed (notices it does not get pushed, or ones waiting for a
-        retry) follows the bot's answer there, in order; on a failure the rest wait for the outbox."""
-        if self.outbox is None:
-            return
-        try:
-            pending = await self.outbox.pending_for(key)
-        except Exception:  # the outbox still has them: pushed later, or carried by the next answer
-            log.warning("could not look at the notices waiting for %s", key, exc_info=True)
-            return
-        for notice in pending:
-            try:
-                await self.send(notice)
-            except DeliveryError as error:
-                log.warning("a notice for %s waits in the outbox: %s", key, error)
-                return
-            await self.outbox.delivered([notice.key] if notice.key else [])
+        """What the chat is still owed follows the bot's answer there (``Outbox.carry``)."""
+        if self.outbox is not None:
+            await self.outbox.carry(key, self.send)
 
     async def _show(self, sink: Sink, replies: Sequence[Reply], shown: list[Reply], *,
                     private: bool) -> discord.Thread | None:
