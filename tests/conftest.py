@@ -57,8 +57,9 @@ async def pg_url(pg_server: PgServer) -> str:
 @pytest.fixture(params=BACKENDS)
 async def database(request: pytest.FixtureRequest, db_path: Path) -> str:
     """Where a test's database lives, on each backend in turn: the SQLite file `db_path` or a
-    postgresql:// URL (what open_storage and DATABASE_URL take)."""
+    postgresql:// URL (what open_storage and DATABASE_URL take) of a new database already at
+    today's schema."""
     if request.param == "sqlite":
         return str(db_path)
     server: PgServer = request.getfixturevalue("pg_server")
-    return await server.new_database()
+    return await server.migrated_database()

@@ -4,7 +4,8 @@ The tests never use a server they did not start. `PgServer.start()` runs `initdb
 `pg_ctl` from Debian's `postgresql` package (as the `postgres` user when the tests run as
 root, since PostgreSQL refuses to run as root), listens on 127.0.0.1 on a free port, and
 `stop()` removes everything. Each test gets a database of its own (`new_database()`), so no
-state is shared between tests.
+state is shared between tests; `migrated_database()` gives one already at today's schema, a copy
+of one migrated once per run (each test's own migration from empty cost more than its copy).
 
 Durability settings are off (fsync, synchronous_commit): a test cluster is thrown away, and
 the crash tests that prove durability run on their own files. `PgServer(durable=True)`, for
@@ -57,6 +58,7 @@ class PgServer:
         self.port = free_port()
         self.user = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
         self._names = count(1)
+        self._migrated: str | None = None  # the database migrated once, the template of the others
 
     @property
     def admin_url(self) -> str:
@@ -93,15 +95,27 @@ class PgServer:
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
-    async def new_database(self, prefix: str = "t") -> str:
-        """A new, empty database's URL (from template0, so nothing is inherited)."""
+    async def new_database(self, prefix: str = "t", *, template: str = "template0") -> str:
+        """A new database's URL: empty (from template0, so nothing is inherited), or a copy of
+        ``template``."""
         name = f"{prefix}_{os.getpid()}_{next(self._names)}"
         conn = await asyncpg.connect(self.admin_url)
         try:
-            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         finally:
             await conn.close()
         return self.url(name)
+
+    async def migrated_database(self) -> str:
+        """A new database at today's schema and with nothing in it, as `open_storage` leaves an
+        empty one."""
+        if self._migrated is None:
+            from storage import open_storage  # here: the server itself needs none of the project
+
+            url = await self.new_database("migrated")
+            await (await open_storage(url)).close()
+            self._migrated = url.rsplit("/", 1)[1]
+        return await self.new_database(template=self._migrated)
 
     def restart(self, *, immediate: bool = True) -> None:
         """Restarts the server with the options it was started with; ``immediate`` as after a

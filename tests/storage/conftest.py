@@ -31,11 +31,12 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture(params=BACKENDS)
 async def database(request: pytest.FixtureRequest, db_path: Path) -> str:
-    """Where the test's database lives: `db_path` on SQLite, a new database on PostgreSQL."""
+    """Where the test's database lives: `db_path` on SQLite, a new database at today's schema
+    on PostgreSQL."""
     if request.param == "sqlite":
         return str(db_path)
     server: PgServer = request.getfixturevalue("pg_server")
-    return await server.new_database()
+    return await server.migrated_database()
 
 
 @pytest.fixture
