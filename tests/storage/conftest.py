@@ -14,8 +14,6 @@ import pytest
 
 from storage import Game, NewGame, Player, Seat, Storage, open_storage
 
-from ..conftest import BACKENDS
-from ..pgserver import PgServer
 from .storage_helpers import START_FEN, FakeClock, MakeGame
 
 
@@ -27,16 +25,6 @@ def clock() -> FakeClock:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "makruk.db"
-
-
-@pytest.fixture(params=BACKENDS)
-async def database(request: pytest.FixtureRequest, db_path: Path) -> str:
-    """Where the test's database lives: `db_path` on SQLite, a new database at today's schema
-    on PostgreSQL."""
-    if request.param == "sqlite":
-        return str(db_path)
-    server: PgServer = request.getfixturevalue("pg_server")
-    return await server.migrated_database()
 
 
 @pytest.fixture
