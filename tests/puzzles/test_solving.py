@@ -187,7 +187,7 @@ async def test_leaderboard_and_streak_commands(games, storage, clock):
     top = await chat.ok("carol", "puzzletop")
     assert top[0].kind == "puzzle_top"
     lines = top[0].text.splitlines()
-    assert lines[:3] == ["Puzzles solved today:", "1. alice: 1 solved, 1 tries", "2. bob: 1 solved, 2 tries"]
+    assert lines[:3] == ["Puzzles solved today:", "1. alice: 1 solved, tries: 1", "2. bob: 1 solved, tries: 2"]
     assert lines[3] == "Puzzles solved, all time:"
     streak = await chat.ok("alice", "streak")
     assert streak[0].text == "alice: daily streak 1 (best 1)."

@@ -116,7 +116,16 @@ EVENTS = [
     EventView(12, spec("arena 2h 5+0 asean"), "fay", state="running", round=4,
               ends=datetime(2026, 12, 3, 14, 0, tzinfo=UTC)),
     EventView(13, spec("arena 30m 1+1"), "gus", state="running", round=1),
+    EventView(14, spec("swiss 1 rounds 3+2"), "hal"),
 ]
+
+
+def test_a_one_round_swiss_says_round() -> None:
+    t = texts(CATALOG, "en")
+    one = EVENTS[-1]
+    assert "1 round, FIDE Dutch pairings" in present.event_summary(t, one)
+    assert "Swiss of 1 round:" in present.rules_text(t, one)
+    assert "5 rounds, FIDE Dutch pairings" in present.event_summary(t, EVENTS[0])
 
 
 def rendered(language: str) -> list[str]:

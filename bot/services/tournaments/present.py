@@ -129,7 +129,8 @@ def rules_text(t: Text, event: EventView) -> str:
     spec = event.spec
     lines = [t("tournament.rules.header", id=event.id)]
     if spec.system == "swiss":
-        lines += [t("tournament.rules.swiss", rounds=event.rounds or spec.rounds),
+        rounds = event.rounds or spec.rounds
+        lines += [t("tournament.rules.swiss.one" if rounds == 1 else "tournament.rules.swiss", rounds=rounds),
                   t("tournament.rules.swiss_bye"), t("tournament.rules.late")]
     elif spec.system == "roundrobin":
         lines += [t("tournament.rules.roundrobin_double" if spec.cycles == 2 else "tournament.rules.roundrobin"),
@@ -281,7 +282,8 @@ def reminder_text(t: Text, event: EventView, mark: str, *, still_playing: Sequen
 def _format_line(t: Text, event: EventView) -> str:
     spec = event.spec
     if spec.system == "swiss":
-        return t("tournament.format.swiss", rounds=event.rounds or spec.rounds)
+        rounds = event.rounds or spec.rounds
+        return t("tournament.format.swiss.one" if rounds == 1 else "tournament.format.swiss", rounds=rounds)
     if spec.system == "roundrobin":
         key = "tournament.format.roundrobin_double" if spec.cycles == 2 else "tournament.format.roundrobin"
         return t(key, max=ROUND_ROBIN_MAX)
