@@ -29,11 +29,10 @@ def clock_time(ms: int) -> str:
 def duration_text(t: Callable[..., str], seconds: int) -> str:
     """A time per move, a window or an event's length in its largest whole unit, as the
     language writes it: ``1 day``, ``90 minutes``, ``90 นาที``, ``2時間`` (``t`` as above)."""
-    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds % size == 0 or unit == "minutes":
-            n = seconds // size
-            return t(f"time.{unit}.one") if n == 1 else t(f"time.{unit}", n=n)
-    raise AssertionError("unreachable")
+    unit, size = next(((unit, size) for unit, size in (("days", 86400), ("hours", 3600)) if seconds % size == 0),
+                      ("minutes", 60))
+    n = seconds // size
+    return t(f"time.{unit}.one") if n == 1 else t(f"time.{unit}", n=n)
 
 
 def clock_line(t: Callable[..., str], state: ClockState, names: dict[str, str]) -> str:
