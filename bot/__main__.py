@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 import importlib
 import logging
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``makruk-bot puzzles stats | head``): nothing to add
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when Python flushes
+        return 0
 
 
 async def _default(settings: Settings, plugins: dict) -> int:

@@ -40,6 +40,18 @@ def test_list_json_prints_the_bank_one_object_per_line():
             assert record["kind"] == "material" and record["mate_in"] is None
 
 
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """``makruk-bot puzzles list --json | head -1``: the pipe closes under the listing."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    listing = subprocess.Popen([sys.executable, "-m", "bot", "puzzles", "list", "--json"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert listing.stdout is not None and listing.stderr is not None
+    assert json.loads(listing.stdout.readline())["id"]
+    listing.stdout.close()  # as head does after its line
+    assert listing.wait(timeout=300) == 0
+    assert listing.stderr.read() == b""
+
+
 def test_verify_reports_and_prunes_a_bad_puzzle(tmp_path):
     bank = tmp_path / "bank.jsonl"
     good = BankPuzzle("good", MATE2.fen, MATE2.solution, "mate", 2, 1100, ("mate", "mateIn2"), run="r")
