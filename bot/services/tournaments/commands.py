@@ -176,10 +176,9 @@ async def start_now(service: TournamentService, ctx: Context) -> list[Reply]:
     if event.status != "announced":
         raise Refusal("tournament_started", id=event.id)
     state = await service.storage.tournament_state(event.id)
-    active = sum(1 for entrant in state.entrants if not entrant.withdrawn)
-    needed = rounds.MIN_ENTRANTS[event.pairing_system]
-    if active < needed:  # too early: the event stays open for more to join (a scheduled start cancels)
-        raise Refusal("tournament_too_few", id=event.id, count=active, needed=needed)
+    short = rounds.too_few(state)
+    if short is not None:  # too early: the event stays open for more to join (a scheduled start cancels)
+        raise Refusal("tournament_too_few", id=event.id, count=short[0], needed=short[1])
     replies = await rounds.start(service, state, ctx=ctx)
     service.poke(event.id)
     return replies

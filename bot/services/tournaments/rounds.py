@@ -107,6 +107,13 @@ def rounds_total(event: Tournament, state: TournamentState) -> int:
 
 # --- start -------------------------------------------------------------------------------------
 
+def too_few(state: TournamentState) -> tuple[int, int] | None:
+    """(entrants, needed) when the event has fewer entrants than its system needs to start."""
+    active = sum(1 for e in state.entrants if not e.withdrawn)
+    needed = MIN_ENTRANTS[state.tournament.pairing_system]
+    return (active, needed) if active < needed else None
+
+
 async def start(service: TournamentService, state: TournamentState, *, ctx: Context | None = None) -> list[Reply]:
     """The event starts: with too few entrants it is cancelled; else each entrant's rating of
     the event's variant and speed is taken, a round robin's seats are drawn (the same every
@@ -118,12 +125,12 @@ async def start(service: TournamentService, state: TournamentState, *, ctx: Cont
     active = [e for e in state.entrants if not e.withdrawn]
     language = ctx.language if ctx is not None else await service.language_of(event.platform, event.channel)
     t = present.texts(table.catalog, language)
-    needed = MIN_ENTRANTS[event.pairing_system]
+    short = too_few(state)
     changes: dict[str, object]
     entrants = []
-    if len(active) < needed:
+    if short is not None:
         changes = {"status": "cancelled", "next_at": None}
-        text = t("tournament.cancelled.too_few", id=event.id, count=len(active), needed=needed)
+        text = t("tournament.cancelled.too_few", id=event.id, count=short[0], needed=short[1])
         kind, mark = "tournament_cancelled", "x"
     else:
         speed = events.speed_of(event)
