@@ -19,7 +19,7 @@ from .engines import Engine, make_engine
 from .messages import Platform
 from .observability import logs
 from .observability.metrics import METRICS, Metrics
-from .puzzles.bank import BANK_PATH, load_shipped
+from .puzzles.bank import BANK_PATH, load_family
 from .scheduler import Job
 from .services.claims import Claims
 from .services.games import GameService
@@ -97,12 +97,15 @@ def open_tournaments(games: GameService) -> TournamentService:
 async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, render: Render | None = None,
                        bank: Path = BANK_PATH, claims: Claims | None = None) -> PuzzleService:
     """The puzzle service, after loading the shipped bank into the database (by id, so a
-    corrected puzzle replaces its old version); Monday to Sunday get rising rating bands."""
-    puzzles = await asyncio.to_thread(load_shipped, bank.parent)
+    corrected puzzle replaces its old version; a stored puzzle the bank no longer holds is
+    retired); Monday to Sunday get rising rating bands."""
+    puzzles = await asyncio.to_thread(load_family, bank.parent)
     # The daily post is Makruk's (storage.pick_puzzle): its bands come from Makruk's puzzles.
     records = [p.to_record() for p in puzzles]
     bands = weekday_bands([r.rating for r in records if r.variant == "makruk" and r.rating is not None])
-    await storage.upsert_puzzles(records)
+    retired = await storage.ship_puzzles(records)
+    if retired:
+        log.info("retired %d stored puzzles the bank no longer holds", retired)
     return PuzzleService(storage, settings, clock=clock, render=render, bands=bands, claims=claims)
 
 

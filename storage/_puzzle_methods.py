@@ -44,6 +44,12 @@ class PuzzleMethods(Driver):
         """Insert or replace puzzles by id; returns how many were given."""
         return await self._write(_upsert_puzzles(list(puzzles)))
 
+    async def ship_puzzles(self, bank: Iterable[Puzzle]) -> int:
+        """Store the shipped bank and retire every other stored puzzle: kept for the posts and
+        attempts that name it (and still answerable where it is posted), served to nobody.
+        Returns how many were retired now; a retired puzzle shipped again is served again."""
+        return await self._write(puzzles.ship_puzzles(list(bank)))
+
     async def get_puzzle(self, puzzle_id: str) -> Puzzle:
         """The puzzle with that id; NotFound if there is none."""
         return await self._read(puzzles.get_puzzle(puzzle_id))
@@ -179,8 +185,8 @@ class PuzzleMethods(Driver):
         self, player_id: int | None, platform: Platform, channel: str, target: float, *,
         variant: str | None = None, theme: str | None = None, fresh: bool = True, limit: int = 12,
     ) -> list[RatedPuzzle]:
-        """The `limit` puzzles rated nearest `target` (of `variant`, tagged `theme`), withheld ones
-        aside; `fresh`: only those never served to the player nor shown in the chat."""
+        """The `limit` puzzles rated nearest `target` (of `variant`, tagged `theme`), withheld and
+        retired ones aside; `fresh`: only those never served to the player nor shown in the chat."""
         return await self._read(training.puzzle_candidates(player_id, platform, channel, target, variant, theme,
                                                            fresh, limit))
 

@@ -10,10 +10,9 @@ Generation appends to the file over several runs; every line is written whole an
 A puzzle names its member of the family in ``"variant"`` (absent: Makruk). Makruk's puzzles
 live in ``bank.jsonl``, the other variants' in ``bank-<variant>.jsonl`` beside it.
 
-``legacy.jsonl`` holds the 420 Makruk puzzles made before the lichess-style acceptance
-(proved by the project's rules core, not by that acceptance). The bot still serves those not
-yet replaced (``load_shipped``), so daily posts go on while the verified bank grows; they leave
-once the verified banks reach the targets of docs/puzzles.md.
+The bot serves these files and nothing else (``load_family``): the 420 Makruk puzzles made
+before the lichess-style acceptance were re-verified by it, the one that passed is in
+``bank.jsonl``, and storage retires the others (docs/puzzles.md, "The shipped bank, measured").
 
 >>> p = BankPuzzle("mk1", "6k1/8/6K1/8/8/8/8/R7 w - - 0 1", ("a1a8",), "mate", 1, 700, ("mate", "mateIn1"))
 >>> BankPuzzle.from_json(p.to_json()) == p
@@ -118,17 +117,6 @@ def bank_path(variant: str, directory: Path = BANK_PATH.parent) -> Path:
 def load_family(directory: Path = BANK_PATH.parent) -> list[BankPuzzle]:
     """Every variant's puzzles, Makruk's first."""
     return [p for variant in PUZZLE_VARIANTS for p in load_bank(bank_path(variant, directory))]
-
-
-LEGACY_PATH = BANK_PATH.with_name("legacy.jsonl")
-
-
-def load_shipped(directory: Path = BANK_PATH.parent) -> list[BankPuzzle]:
-    """What the bot serves: every verified puzzle of the family, then the legacy Makruk puzzles
-    whose id the verified bank does not hold."""
-    verified = load_family(directory)
-    known = {p.id for p in verified}
-    return verified + [p for p in load_bank(directory / LEGACY_PATH.name) if p.id not in known]
 
 
 def read_records(path: Path = BANK_PATH) -> Iterator[dict]:

@@ -41,7 +41,7 @@ def puzzle_candidates(player_id: int | None, platform: str, channel: str, target
                       theme: str | None, fresh: bool, limit: int) -> Plan[list[RatedPuzzle]]:
     """The `limit` puzzles rated nearest `target`; `fresh`: only those the player was never
     served and the chat never shown."""
-    where: list[str] = ["NOT p.withheld"]
+    where: list[str] = ["NOT p.withheld", "NOT p.retired"]
     args: list[Any] = []
     if variant is not None:
         where.append("p.variant = ?")

@@ -43,10 +43,23 @@ def upsert_puzzles(puzzles: Sequence[Puzzle]) -> Plan[int]:
            VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET fen = excluded.fen,
                solution = excluded.solution, rating = excluded.rating,
-               themes = excluded.themes, source = excluded.source, variant = excluded.variant""",
+               themes = excluded.themes, source = excluded.source, variant = excluded.variant,
+               retired = FALSE""",
         [puzzle_values(p) for p in puzzles],
     )
     return len(puzzles)
+
+
+def ship_puzzles(puzzles: Sequence[Puzzle]) -> Plan[int]:
+    """The shipped bank becomes what is served: its puzzles stored (served again if retired),
+    every other stored puzzle retired. Returns how many were retired now."""
+    yield from upsert_puzzles(puzzles)
+    shipped = {p.id for p in puzzles}
+    served = yield rows("SELECT id FROM puzzles WHERE NOT retired")
+    gone = [(puzzle_id,) for puzzle_id, in served if puzzle_id not in shipped]
+    if gone:
+        yield many("UPDATE puzzles SET retired = TRUE WHERE id = ?", gone)
+    return len(gone)
 
 
 def get_puzzle(puzzle_id: str) -> Plan[Puzzle]:
@@ -60,10 +73,11 @@ def pick_puzzle(platform: str, channel: str, min_rating: int | None, max_rating:
                 variant: str = "makruk") -> Plan[Puzzle | None]:
     bounds = [(bound, value) for bound, value in (("rating >= ?", min_rating), ("rating <= ?", max_rating))
               if value is not None]
-    # The daily post stays Makruk's; a puzzle withheld after reports is served to nobody.
+    # The daily post stays Makruk's; a puzzle withheld after reports, or retired, is served to nobody.
     found = yield rows(
         f"""SELECT {PUZZLE_COLUMNS} FROM puzzles AS p
-            WHERE {"".join(f"{bound} AND " for bound, _ in bounds)}p.variant = ? AND NOT p.withheld AND NOT EXISTS (
+            WHERE {"".join(f"{bound} AND " for bound, _ in bounds)}p.variant = ? AND NOT p.withheld
+                  AND NOT p.retired AND NOT EXISTS (
                   SELECT 1 FROM puzzle_posts AS pp
                   WHERE pp.platform = ? AND pp.channel = ? AND pp.puzzle_id = p.id)
             ORDER BY random() LIMIT 1""",

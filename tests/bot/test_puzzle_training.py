@@ -220,7 +220,7 @@ def test_the_console_process_keeps_the_puzzle_contract(tmp_path: Path) -> None:
     puzzle = json.loads(posed.stdout.splitlines()[0])["puzzle"]
     assert set(puzzle) == {"id", "rating", "variant"} and isinstance(puzzle["rating"], int)
     shelf = Path(__file__).parents[2] / "bot/puzzles"
-    banks = [*sorted(shelf.glob("bank*.jsonl")), shelf / "legacy.jsonl"]  # each variant's file, the legacy one
+    banks = sorted(shelf.glob("bank*.jsonl"))  # each variant's file
     shipped = {row["id"]: row for path in banks for row in map(json.loads, path.read_text("utf-8").splitlines())
                if "id" in row}
     row = shipped[puzzle["id"]]

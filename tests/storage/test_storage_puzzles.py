@@ -49,6 +49,27 @@ async def test_upsert_and_get_puzzles(storage: Storage, library: list[Puzzle]) -
         await storage.get_puzzle("nope")
 
 
+async def test_shipping_a_bank_retires_the_stored_puzzles_it_no_longer_holds(
+    storage: Storage, daily: Subscription
+) -> None:
+    post = await storage.record_post(daily.id, DAY, "p1")
+    assert post is not None
+    assert await storage.ship_puzzles([PUZZLES[1]]) == 2
+    # Retired puzzles stay readable (a post names p1, and it can still be answered) ...
+    assert await storage.get_puzzle("p1") == PUZZLES[0]
+    assert (await storage.get_post(post.id)).puzzle_id == "p1"
+    # ... but nobody is served them again: not the daily post, not training.
+    for _ in range(5):
+        assert await storage.pick_puzzle("discord", "42") == PUZZLES[1]
+    found = await storage.puzzle_candidates(None, "discord", "42", 1900, fresh=False, limit=10)
+    assert [c.puzzle.id for c in found] == ["p2"]
+    assert await storage.ship_puzzles([PUZZLES[1]]) == 0  # nothing more to retire
+    # A retired puzzle shipped again is served again.
+    assert await storage.ship_puzzles(PUZZLES) == 0
+    found = await storage.puzzle_candidates(None, "discord", "42", 1900, fresh=False, limit=10)
+    assert [c.puzzle.id for c in found] == ["p3", "p2", "p1"]
+
+
 async def test_pick_puzzle_skips_seen_ones_and_honours_ratings(
     storage: Storage, daily: Subscription
 ) -> None:
