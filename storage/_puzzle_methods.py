@@ -62,7 +62,8 @@ class PuzzleMethods(Driver):
         min_rating: int | None = None,
         max_rating: int | None = None,
     ) -> Puzzle | None:
-        """A random puzzle this chat has not been shown, within the rating range."""
+        """A random puzzle this chat has not been shown, within the rating range, of the kind
+        (counting race, other mate, material) the chat was shown least lately."""
         return await self._read(puzzles.pick_puzzle(platform, channel, min_rating, max_rating))
 
     async def subscribe(

@@ -69,8 +69,22 @@ def get_puzzle(puzzle_id: str) -> Plan[Puzzle]:
     return puzzle_from_row(found[0])
 
 
+# A puzzle's kind as the daily post varies it: a counting race (an ending), another mate, or a
+# material puzzle. Most of the bank is counting races, which come fastest from self-play.
+_KIND = """CASE WHEN (' ' || p.themes || ' ') LIKE '% countingRace %' THEN 'race'
+                WHEN (' ' || p.themes || ' ') LIKE '% mate %' THEN 'mate' ELSE 'material' END"""
+
+
 def pick_puzzle(platform: str, channel: str, min_rating: int | None, max_rating: int | None,
                 variant: str = "makruk") -> Plan[Puzzle | None]:
+    """An unseen puzzle of the band, at random among those of the kind the chat was shown least
+    lately (never, first), so a chat's daily posts go round the kinds and are not all endings."""
+    shown = yield rows(
+        f"""SELECT {_KIND}, max(pp.id) FROM puzzle_posts AS pp JOIN puzzles AS p ON p.id = pp.puzzle_id
+            WHERE pp.platform = ? AND pp.channel = ? GROUP BY {_KIND}""",
+        platform, channel,
+    )
+    lately = dict(shown)
     bounds = [(bound, value) for bound, value in (("rating >= ?", min_rating), ("rating <= ?", max_rating))
               if value is not None]
     # The daily post stays Makruk's; a puzzle withheld after reports, or retired, is served to nobody.
@@ -80,8 +94,10 @@ def pick_puzzle(platform: str, channel: str, min_rating: int | None, max_rating:
                   AND NOT p.retired AND NOT EXISTS (
                   SELECT 1 FROM puzzle_posts AS pp
                   WHERE pp.platform = ? AND pp.channel = ? AND pp.puzzle_id = p.id)
-            ORDER BY random() LIMIT 1""",
+            ORDER BY CASE {_KIND} WHEN 'race' THEN CAST(? AS BIGINT) WHEN 'mate' THEN CAST(? AS BIGINT)
+                                   ELSE CAST(? AS BIGINT) END, random() LIMIT 1""",
         *(value for _, value in bounds), variant, platform, channel,
+        *(lately.get(kind, 0) for kind in ("race", "mate", "material")),
     )
     return puzzle_from_row(found[0]) if found else None
 

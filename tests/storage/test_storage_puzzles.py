@@ -70,6 +70,23 @@ async def test_shipping_a_bank_retires_the_stored_puzzles_it_no_longer_holds(
     assert [c.puzzle.id for c in found] == ["p3", "p2", "p1"]
 
 
+async def test_the_daily_pick_goes_round_the_kinds_of_puzzle_while_the_band_allows(storage: Storage) -> None:
+    fen = PUZZLES[0].fen
+    races = [Puzzle(f"race{i}", fen, ("a1a2",), 1000, ("mate", "countingRace", "endgame")) for i in range(6)]
+    others = [Puzzle("mate1", fen, ("a1a2",), 1000, ("mate", "mateIn2")),
+              Puzzle("gain1", fen, ("a1a2",), 1000, ("advantage",))]
+    await storage.upsert_puzzles([*races, *others])
+    await storage.record_extra_post("discord", "7", "race0")
+    kinds = []
+    for _ in range(5):
+        picked = await storage.pick_puzzle("discord", "7")
+        assert picked is not None
+        await storage.record_extra_post("discord", "7", picked.id)
+        kinds.append("race" if "countingRace" in picked.themes else picked.id)
+    # The kinds go round, the one shown least lately first (never: before all); then races only.
+    assert {kinds[0], kinds[1]} == {"mate1", "gain1"} and kinds[2:] == ["race", "race", "race"]
+
+
 async def test_pick_puzzle_skips_seen_ones_and_honours_ratings(
     storage: Storage, daily: Subscription
 ) -> None:
