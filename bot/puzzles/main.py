@@ -1,6 +1,7 @@
 """``makruk-bot puzzles ...``: make, prove and list the puzzle banks of the family.
 
     makruk-bot puzzles generate [--variant V ...] [--target N] [--hours H] [--games N] [--seed S]
+    makruk-bot puzzles mine FILE.pgn [FILE ...] [--variant V ...] [--target N] [--hours H]
     makruk-bot puzzles verify [--rules-only] [--prune] [--workers 2] [--exhaustive 4]
     makruk-bot puzzles accept --bank FILE      # re-run the acceptance, keep what passes
     makruk-bot puzzles list [--json] [--variant V]
@@ -44,6 +45,12 @@ def add_parser(subparsers) -> None:
     gen.add_argument("--state", type=Path, help="the state file (default: DIR/generate-state.json)")
     gen.add_argument("--hash", type=int, default=16, help="engine hash in MB")
 
+    mine = actions.add_parser("mine", parents=[common], help="append accepted puzzles from real games (PGN)")
+    mine.add_argument("pgn", type=Path, nargs="+", help="PGN files (PlayOK, pychess-variants, the bot's export)")
+    mine.add_argument("--target", type=int, help="bank size to reach per variant (default: the issue's targets)")
+    mine.add_argument("--hours", type=float, help="stop after this long")
+    mine.add_argument("--state", type=Path, help="the state file (default: DIR/mine-state.json)")
+
     ver = actions.add_parser("verify", parents=[common],
                              help="prove every puzzle with the rules and re-run the engine acceptance")
     ver.add_argument("--rules-only", action="store_true", help="skip the engine: the rules' proofs and the "
@@ -68,6 +75,8 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
     engine = args.engine or settings.fairy_stockfish or "/usr/games/fairy-stockfish"
     if command == "generate":
         return await asyncio.to_thread(_generate, args, engine)
+    if command == "mine":
+        return await asyncio.to_thread(_mine, args, engine)
     if command == "verify":
         return await asyncio.to_thread(_verify, args, engine)
     if command == "accept":
@@ -90,7 +99,8 @@ def _puzzles(args: argparse.Namespace) -> list[BankPuzzle]:
 
 
 def _generate(args: argparse.Namespace, engine: str) -> int:
-    from .generate import TARGETS, GenerateSettings, generate, yields
+    from .generate import GenerateSettings, generate
+    from .shelf import TARGETS, yields
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     variants = args.variant or list(TARGETS)
@@ -99,6 +109,23 @@ def _generate(args: argparse.Namespace, engine: str) -> int:
     options = GenerateSettings(targets=targets, seed=seed, hash_mb=args.hash)
     state = generate(options, directory=args.dir, state_path=args.state, engine_path=engine,
                      max_seconds=args.hours * 3600 if args.hours else None, max_games=args.games)
+    print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
+    return 0
+
+
+def _mine(args: argparse.Namespace, engine: str) -> int:
+    from .mine import mine
+    from .shelf import TARGETS, yields
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    missing = [path for path in args.pgn if not path.is_file()]
+    if missing:
+        print(f"no such file: {', '.join(map(str, missing))}", file=sys.stderr)
+        return 2
+    variants = args.variant or list(TARGETS)
+    targets = {v: args.target if args.target is not None else TARGETS[v] for v in variants}
+    state = mine(args.pgn, directory=args.dir, state_path=args.state, targets=targets, engine_path=engine,
+                 max_seconds=args.hours * 3600 if args.hours else None)
     print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
     return 0
 

@@ -23,7 +23,7 @@ from ..engines import SyncUciEngine
 from .acceptance import BUDGETS, check_record
 from .bank import BankPuzzle, load_bank, load_runs, load_verification, write_bank
 from .engine_check import EngineCheck, Rejected
-from .generate import make_puzzle
+from .shelf import make_puzzle
 from .verify import EXHAUSTIVE_UP_TO, verify_bank
 
 

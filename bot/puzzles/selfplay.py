@@ -65,13 +65,13 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
     random_plies = rng.randint(*s.random_plies)
     strong = rng.choice((True, False))
     budget = {strong: rng.randint(*s.play_nodes), not strong: rng.randint(*s.weak_nodes)}
-    seen: list[tuple[int, str, bool]] = []  # ply, fen, promising
+    found: list[str] = []  # given once the game is over: the engine plays it first
     deployed = variant != "sittuyin"
     before = 0.0  # the side to move's win chance before the opponent's last move
     drawn = 0  # plies in a row the engine has seen a draw without a Bia on the board
     while len(moves) < s.max_plies and not board.is_game_over():
         legal = board.legal_moves()
-        deployed = deployed or not _deploying(board)
+        deployed = deployed or not deploying(board)
         if len(moves) < random_plies and deployed:
             move = rng.choice(legal)
         else:
@@ -80,10 +80,8 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
             if not lines or result.stopped:
                 break
-            if deployed and count_cannot_matter(board):
-                seen.append((board.ply, puzzle_fen(board), _promising(lines, before, variant, s)))
-            elif races and deployed and (race := _counting_race(board, lines[0])) is not None:
-                seen.append((board.ply, race, True))
+            if deployed and (fen := candidate(board, lines, before, variant, s, races=races)) is not None:
+                found.append(fen)
             drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
             now = win_chance(lines[0].score_cp, lines[0].mate, variant)
             if drawn >= s.drawn_plies or (not races and abs(now) >= s.decided):
@@ -95,9 +93,16 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
                 break
         board.push(move)
         moves.append(move.uci())
-    for _, fen, promising in seen:
-        if promising:
-            yield fen
+    yield from found
+
+
+def candidate(board: Board, lines: list[InfoLine], before: float, variant: str, s: PlaySettings, *,
+              races: bool = True) -> str | None:
+    """The position as a candidate (its FEN), or None: ``lines`` are the side to move's MultiPV
+    lines, ``before`` its win chance before the opponent's last move."""
+    if count_cannot_matter(board):
+        return puzzle_fen(board) if _promising(lines, before, variant, s) else None
+    return _counting_race(board, lines[0]) if races else None
 
 
 def puzzle_fen(board: Board) -> str:
@@ -107,7 +112,7 @@ def puzzle_fen(board: Board) -> str:
     return " ".join(fields)
 
 
-def _deploying(board: Board) -> bool:
+def deploying(board: Board) -> bool:
     in_deployment = getattr(board, "in_deployment", None)
     return bool(in_deployment and in_deployment())
 

@@ -20,7 +20,7 @@ from bot.puzzles.acceptance import (
 )
 from bot.puzzles.bank import PUZZLE_VARIANTS, bank_path, load_bank, load_verification, verification_path
 from bot.puzzles.counting import puzzle_count
-from bot.puzzles.generate import RACE_SHARE, TARGETS
+from bot.puzzles.shelf import RACE_SHARE, TARGETS
 from bot.puzzles.verify import count_cannot_matter, material, settle
 from makruk import Board, Move
 

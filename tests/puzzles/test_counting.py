@@ -13,8 +13,8 @@ from bot.engines import EnginePosition, InfoLine, SyncUciEngine
 from bot.puzzles.bank import BankPuzzle
 from bot.puzzles.counting import PuzzleCount, count_themes, counted, puzzle_count
 from bot.puzzles.engine_check import EngineCheck, Rejected
-from bot.puzzles.generate import _line_keys
 from bot.puzzles.selfplay import _counting_race
+from bot.puzzles.shelf import line_keys
 from bot.puzzles.themes import tags
 from bot.puzzles.verify import verify_puzzle
 from makruk import Board
@@ -146,7 +146,7 @@ def test_count_themes_name_the_count():
 
 
 def test_a_kept_line_is_not_kept_again_from_its_tail():
-    keys = _line_keys(BankPuzzle("mkrace", RACE, RACE_LINE, "mate", 2, 1000, ("mate",)))
+    keys = line_keys(BankPuzzle("mkrace", RACE, RACE_LINE, "mate", 2, 1000, ("mate",)))
     assert keys == {"8/8/8/8/6s1/6k1/1m~1m4/5K2 b", "8/8/8/8/8/5sk1/1m~1m4/5K2 w", "8/8/8/8/8/5sk1/1m~1m4/6K1 b"}
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from bot.engines import InfoLine
 from bot.puzzles.acceptance import check_record
 from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, load_verification, read_records
-from bot.puzzles.generate import GenerateSettings, generate, puzzle_id
+from bot.puzzles.generate import GenerateSettings, generate
+from bot.puzzles.shelf import puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
 from bot.puzzles.verify import verify_puzzle
 

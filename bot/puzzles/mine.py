@@ -1,0 +1,107 @@
+"""``makruk-bot puzzles mine FILE.pgn ...``: puzzles from real games, such as the PlayOK and
+pychess-variants games players bring, or the bot's own export.
+
+Each game is replayed and every position after deployment is screened as self-play screens its
+own (``selfplay.candidate``: a short mate or a clear gain that the side to move's second choice
+misses, and which it was not already winning before the opponent's move; or a counting race),
+by a MultiPV 3 search of ``SCREEN_NODES`` nodes. The candidates then go through the same
+acceptance and proof as self-play's (``shelf.Shelf``), into the same banks. Human games are what
+lichess's generator lives on: their blunders leave only moves that engines' games rarely do.
+
+Incremental: the state file (default ``mine-state.json`` beside the banks) keeps a key of every
+game mined, so a file mined again, or grown since, costs only its new games; it counts the games,
+CPU time, candidates and what was kept or refused per variant, like ``generate``'s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from makruk import Board
+from makruk.counting import fen_count
+from makruk.errors import MakrukError
+from makruk.pgn import PgnGame, read_games
+
+from ..engines import EnginePosition, SyncUciEngine
+from .acceptance import win_chance
+from .bank import BANK_PATH
+from .selfplay import PLAY_SECONDS, PlaySettings, candidate, deploying
+from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, cpu_seconds, game_done, load_state, save_state
+
+log = logging.getLogger(__name__)
+
+SCREEN_NODES = 6000  # self-play's strong side searches 1,500-6,000 nodes a move
+
+
+def mine(paths: Sequence[Path], *, directory: Path = BANK_PATH.parent, state_path: Path | None = None,
+         targets: dict[str, int] | None = None, engine_path: str = DEFAULT_ENGINE,
+         max_seconds: float | None = None, hash_mb: int = 16) -> dict:
+    """Mines the games of ``paths`` not mined before, for the variants of ``targets`` still short
+    of them; returns the state (also kept in ``state_path``)."""
+    state_path = state_path or directory / "mine-state.json"
+    state = load_state(state_path)
+    mined = set(state.setdefault("mined", []))
+    targets = targets or dict(TARGETS)
+    play = PlaySettings()
+    started = time.monotonic()
+    with SyncUciEngine(engine_path, options={"Threads": 1, "Hash": hash_mb}) as engine:
+        engine.start()
+        shelf = Shelf(directory, targets, state, engine, {"source": [path.name for path in paths]})
+        for path in paths:
+            for game in read_games(path.read_text(encoding="utf-8", errors="replace")):
+                key = game_key(game)
+                if game.board is None or game.variant not in shelf.short() or key in mined:
+                    continue
+                if max_seconds is not None and time.monotonic() - started > max_seconds:
+                    return state
+                cpu_before = cpu_seconds()
+                raced = False  # a counting race kept from this game (its next positions are the same ending)
+                for fen in game_candidates(engine, game, play, races=shelf.racing(game.variant)):
+                    kept = shelf.offer(fen, game.variant, raced=raced)
+                    raced = raced or (kept is not None and fen_count(fen) is not None)
+                mined.add(key)
+                state["mined"].append(key)
+                game_done(state, game.variant, cpu_before)
+                save_state(state_path, state)
+                log.info("%s: game %d (%s) mined: bank %s", path.name, game.number, game.variant, shelf.have)
+    return state
+
+
+def game_key(game: PgnGame) -> str:
+    """The same game, from whichever file, has the same key: its variant, start and moves."""
+    text = " ".join([game.variant, game.start_fen, *(m.uci() for m in game.moves)])
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def game_candidates(engine: SyncUciEngine, game: PgnGame, s: PlaySettings, *, races: bool = True) -> Iterator[str]:
+    """The game's candidate positions (FENs without history), in the order played; given once
+    the whole game is screened, since the acceptance then uses the same engine."""
+    board = Board(game.start_fen, variant=game.variant, perpetual="draw")
+    played: list[str] = []
+    found: list[str] = []
+    before = 0.0  # the side to move's win chance before the opponent's last move
+    for move in [*game.moves, None]:
+        if board.is_game_over():
+            break
+        if not deploying(board):
+            result = engine.go(EnginePosition(game.start_fen, tuple(played), variant=game.variant),
+                               nodes=SCREEN_NODES, multipv=3, timeout=PLAY_SECONDS)
+            lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
+            if not lines or result.stopped:
+                break
+            if (fen := candidate(board, lines, before, game.variant, s, races=races)) is not None:
+                found.append(fen)
+            before = -win_chance(lines[0].score_cp, lines[0].mate, game.variant)
+        if move is None:
+            break
+        try:
+            board.play(move)
+        except MakrukError:
+            break  # read by the file's rules, refused by ours: the rest is not this game
+        played.append(move.uci())
+    yield from found
+
