@@ -280,6 +280,11 @@ class Storage(PuzzleMethods, QueueMethods, TournamentMethods):
         the next page is `before_id=` the last id of this one (only games with a smaller id)."""
         return await self._snapshot(games.channel_games(platform, channel, limit, before_id))
 
+    async def finished_games_after(self, after_id: int = 0, *, limit: int = 200) -> list[Game]:
+        """Every chat's finished games with their moves, oldest (lowest id) first, only those
+        with an id above `after_id`, at most `limit`: the next page is after this one's last id."""
+        return await self._snapshot(games.finished_games_after(after_id, limit))
+
     # Channel settings (storage/queries/channels.py)
 
     async def chat_state(self, platform: Platform, channel: str, user_id: str, game_id: int | None = None) -> ChatState:

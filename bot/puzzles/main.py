@@ -1,7 +1,7 @@
 """``makruk-bot puzzles ...``: make, prove and list the puzzle banks of the family.
 
     makruk-bot puzzles generate [--variant V ...] [--target N] [--hours H] [--games N] [--seed S]
-    makruk-bot puzzles mine FILE.pgn [FILE ...] [--variant V ...] [--target N] [--hours H]
+    makruk-bot puzzles mine [FILE.pgn ...] [--db [LOCATION]] [--variant V ...] [--target N] [--hours H]
     makruk-bot puzzles verify [--rules-only] [--prune] [--workers 2] [--exhaustive 4]
     makruk-bot puzzles accept --bank FILE      # re-run the acceptance, keep what passes
     makruk-bot puzzles list [--json] [--variant V]
@@ -46,7 +46,9 @@ def add_parser(subparsers) -> None:
     gen.add_argument("--hash", type=int, default=16, help="engine hash in MB")
 
     mine = actions.add_parser("mine", parents=[common], help="append accepted puzzles from real games (PGN)")
-    mine.add_argument("pgn", type=Path, nargs="+", help="PGN files (PlayOK, pychess-variants, the bot's export)")
+    mine.add_argument("pgn", type=Path, nargs="*", help="PGN files (PlayOK, pychess-variants, the bot's export)")
+    mine.add_argument("--db", nargs="?", const="", metavar="LOCATION",
+                      help="and the finished games of the bot's database (default: DATABASE_URL, DATABASE_PATH)")
     mine.add_argument("--target", type=int, help="bank size to reach per variant (default: the issue's targets)")
     mine.add_argument("--hours", type=float, help="stop after this long")
     mine.add_argument("--state", type=Path, help="the state file (default: DIR/mine-state.json)")
@@ -76,7 +78,8 @@ async def main(settings: Settings, args: argparse.Namespace) -> int:
     if command == "generate":
         return await asyncio.to_thread(_generate, args, engine)
     if command == "mine":
-        return await asyncio.to_thread(_mine, args, engine)
+        sources = await _mine_sources(settings, args)
+        return 2 if sources is None else await asyncio.to_thread(_mine, args, engine, sources)
     if command == "verify":
         return await asyncio.to_thread(_verify, args, engine)
     if command == "accept":
@@ -113,18 +116,44 @@ def _generate(args: argparse.Namespace, engine: str) -> int:
     return 0
 
 
-def _mine(args: argparse.Namespace, engine: str) -> int:
+async def _mine_sources(settings: Settings, args: argparse.Namespace) -> list[tuple[str, str]] | None:
+    """Each source's name and PGN text: the files, then the database's finished games; None
+    (said on standard error) when there is nothing to read or a file or database is missing."""
+    from .. import config
+    from ..pgn import export_pgn
+
+    missing = [str(path) for path in args.pgn if not path.is_file()]
+    if args.db is not None:
+        settings = config.with_database(settings, args.db) if args.db else settings
+        if not config.is_database_url(settings.database) and not Path(settings.database).is_file():
+            missing.append(settings.database)
+    if missing or (not args.pgn and args.db is None):
+        print(f"no such file: {', '.join(missing)}" if missing else "give PGN files or --db", file=sys.stderr)
+        return None
+    sources = [(path.name, path.read_text(encoding="utf-8", errors="replace")) for path in args.pgn]
+    if args.db is not None:
+        from storage import open_storage
+
+        games: list[str] = []
+        async with await open_storage(settings.database) as storage:
+            after = 0
+            while page := await storage.finished_games_after(after, limit=500):
+                games += [export_pgn(start_fen=g.start_fen, moves=[m.uci for m in g.moves], white="White",
+                                     black="Black", result=g.result, date=g.created, promotion=g.promotion,
+                                     variant=g.variant) for g in page]
+                after = page[-1].id
+        sources.append(("database", "\n".join(games)))
+    return sources
+
+
+def _mine(args: argparse.Namespace, engine: str, sources: list[tuple[str, str]]) -> int:
     from .mine import mine
     from .shelf import TARGETS, yields
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    missing = [path for path in args.pgn if not path.is_file()]
-    if missing:
-        print(f"no such file: {', '.join(map(str, missing))}", file=sys.stderr)
-        return 2
     variants = args.variant or list(TARGETS)
     targets = {v: args.target if args.target is not None else TARGETS[v] for v in variants}
-    state = mine(args.pgn, directory=args.dir, state_path=args.state, targets=targets, engine_path=engine,
+    state = mine(sources, directory=args.dir, state_path=args.state, targets=targets, engine_path=engine,
                  max_seconds=args.hours * 3600 if args.hours else None)
     print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
     return 0

@@ -1,5 +1,6 @@
-"""``makruk-bot puzzles mine FILE.pgn ...``: puzzles from real games, such as the PlayOK and
-pychess-variants games players bring, or the bot's own export.
+"""``makruk-bot puzzles mine FILE.pgn ... [--db]``: puzzles from real games, such as the PlayOK
+and pychess-variants games players bring, or the games played with the bot (its database's
+finished games, read as its PGN export writes them).
 
 Each game is replayed and every position after deployment is screened as self-play screens its
 own (``selfplay.candidate``: a short mate or a clear gain that the side to move's second choice
@@ -30,18 +31,18 @@ from ..engines import EnginePosition, SyncUciEngine
 from .acceptance import win_chance
 from .bank import BANK_PATH
 from .selfplay import PLAY_SECONDS, PlaySettings, candidate, deploying
-from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, cpu_seconds, game_done, load_state, save_state
+from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, cpu_seconds, game_done, load_state, position_key, save_state
 
 log = logging.getLogger(__name__)
 
 SCREEN_NODES = 6000  # self-play's strong side searches 1,500-6,000 nodes a move
 
 
-def mine(paths: Sequence[Path], *, directory: Path = BANK_PATH.parent, state_path: Path | None = None,
-         targets: dict[str, int] | None = None, engine_path: str = DEFAULT_ENGINE,
-         max_seconds: float | None = None, hash_mb: int = 16) -> dict:
-    """Mines the games of ``paths`` not mined before, for the variants of ``targets`` still short
-    of them; returns the state (also kept in ``state_path``)."""
+def mine(sources: Sequence[tuple[str, str]], *, directory: Path = BANK_PATH.parent,
+         state_path: Path | None = None, targets: dict[str, int] | None = None,
+         engine_path: str = DEFAULT_ENGINE, max_seconds: float | None = None, hash_mb: int = 16) -> dict:
+    """Mines the games of ``sources`` (each a name and its PGN text) not mined before, for the
+    variants of ``targets`` still short of them; returns the state (also kept in ``state_path``)."""
     state_path = state_path or directory / "mine-state.json"
     state = load_state(state_path)
     mined = set(state.setdefault("mined", []))
@@ -50,9 +51,9 @@ def mine(paths: Sequence[Path], *, directory: Path = BANK_PATH.parent, state_pat
     started = time.monotonic()
     with SyncUciEngine(engine_path, options={"Threads": 1, "Hash": hash_mb}) as engine:
         engine.start()
-        shelf = Shelf(directory, targets, state, engine, {"source": [path.name for path in paths]})
-        for path in paths:
-            for game in read_games(path.read_text(encoding="utf-8", errors="replace")):
+        shelf = Shelf(directory, targets, state, engine, {"source": [name for name, _ in sources]})
+        for name, text in sources:
+            for game in read_games(text):
                 key = game_key(game)
                 if game.board is None or game.variant not in shelf.short() or key in mined:
                     continue
@@ -67,13 +68,14 @@ def mine(paths: Sequence[Path], *, directory: Path = BANK_PATH.parent, state_pat
                 state["mined"].append(key)
                 game_done(state, game.variant, cpu_before)
                 save_state(state_path, state)
-                log.info("%s: game %d (%s) mined: bank %s", path.name, game.number, game.variant, shelf.have)
+                log.info("%s: game %d (%s) mined: bank %s", name, game.number, game.variant, shelf.have)
     return state
 
 
 def game_key(game: PgnGame) -> str:
-    """The same game, from whichever file, has the same key: its variant, start and moves."""
-    text = " ".join([game.variant, game.start_fen, *(m.uci() for m in game.moves)])
+    """The same game, from whichever source, has the same key: its variant, its start (the
+    placement and the side to move, however the FEN was written) and its moves."""
+    text = " ".join([game.variant, position_key(game.start_fen), *(m.uci() for m in game.moves)])
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 

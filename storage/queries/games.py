@@ -229,6 +229,10 @@ def channel_games(platform: str, channel: str, limit: int, before_id: int | None
     ))
 
 
+def finished_games_after(after_id: int, limit: int) -> Plan[list[Game]]:
+    return (yield from _games(None, "status = 'finished' AND id > ? ORDER BY id LIMIT ?", after_id, limit))
+
+
 def game_versions(game_ids: Sequence[int]) -> Plan[dict[int, int]]:
     if not game_ids:
         return {}

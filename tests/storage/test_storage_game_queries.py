@@ -111,6 +111,20 @@ async def test_channel_games_are_the_chat_s_finished_games_newest_first(
     assert await storage.channel_games("discord", "chan-9") == []
 
 
+async def test_every_chat_s_finished_games_oldest_first_after_an_id(storage: Storage, make_game: MakeGame) -> None:
+    ids = [(await finish(storage, await make_game(channel=f"chan-{n}", platform=platform),
+                         NewMove("e3e4", "e4", "w"))).id
+           for n, platform in enumerate(["discord", "line", "discord", "line", "discord"])]
+    await make_game(channel="in-play")  # not finished: not given
+    pages: list[list[int]] = []
+    after = 0
+    while page := await storage.finished_games_after(after, limit=2):
+        pages.append([g.id for g in page])
+        after = page[-1].id
+    assert pages == [ids[:2], ids[2:4], ids[4:]]
+    assert [[m.uci for m in g.moves] for g in await storage.finished_games_after(ids[3])] == [["e3e4"]]
+
+
 async def test_channel_games_page_with_before_id(storage: Storage, make_game: MakeGame) -> None:
     ids = [(await finish(storage, await make_game())).id for _ in range(12)]
     newest_first = ids[::-1]
