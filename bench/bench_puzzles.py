@@ -5,7 +5,7 @@ the play stored with one commit), and of the choice alone (rating + candidates).
     .venv/bin/python bench/bench_puzzles.py [--players 10000] [--history 40] [--puzzles 1200]
                                             [--serves 500] [--postgres] [--dir DIR]
 
-The bank is the shipped one, padded with copies at other ratings up to ``--puzzles`` (the bank
+The bank is the shipped one (the whole family), padded with copies at other ratings up to ``--puzzles`` (the bank
 issue 26 asks for holds 1,000+). Each player's history (puzzles served and answered, their
 puzzle rating) and every puzzle's rating are written in bulk before the timing; then random
 players of the 10,000 ask for a puzzle in their private chat. Cards are not drawn (a door that
@@ -34,7 +34,7 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.engines import RandomMover
 from bot.messages import Incoming, User
-from bot.puzzles.bank import load_bank
+from bot.puzzles.bank import load_family
 from bot.services.games import GameService
 from bot.services.puzzles import PuzzleService
 from storage import Glicko2Rating, Puzzle, Storage, open_storage
@@ -103,7 +103,7 @@ async def run(name: str, where: str, args: argparse.Namespace) -> None:
 
 
 def padded_bank(size: int, rng: random.Random) -> list[Puzzle]:
-    shipped = [p.to_record() for p in load_bank()]
+    shipped = [p.to_record() for p in load_family()]
     bank = list(shipped)
     while len(bank) < size:
         model = shipped[len(bank) % len(shipped)]

@@ -103,8 +103,10 @@ async def open_puzzles(storage: Storage, settings: Settings, *, clock: Clock, re
     # The daily post is Makruk's (storage.pick_puzzle): its bands come from Makruk's puzzles.
     records = [p.to_record() for p in puzzles]
     bands = weekday_bands([r.rating for r in records if r.variant == "makruk" and r.rating is not None])
-    retired = await storage.ship_puzzles(records)
-    if retired:
+    if not records:
+        # A bank not found (a wrong path, a package built without its data) retires nothing.
+        log.error("no puzzle bank in %s: the stored puzzles are served as they are", bank.parent)
+    elif retired := await storage.ship_puzzles(records):
         log.info("retired %d stored puzzles the bank no longer holds", retired)
     return PuzzleService(storage, settings, clock=clock, render=render, bands=bands, claims=claims)
 

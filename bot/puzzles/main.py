@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import random
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -48,7 +49,8 @@ def add_parser(subparsers) -> None:
     mine = actions.add_parser("mine", parents=[common], help="append accepted puzzles from real games (PGN)")
     mine.add_argument("pgn", type=Path, nargs="*", help="PGN files (PlayOK, pychess-variants, the bot's export)")
     mine.add_argument("--db", nargs="?", const="", metavar="LOCATION",
-                      help="and the finished games of the bot's database (default: DATABASE_URL, DATABASE_PATH)")
+                      help="and the finished games of the bot's database (default: DATABASE_URL, DATABASE_PATH; "
+                      "put files before --db)")
     mine.add_argument("--target", type=int, help="bank size to reach per variant (default: the issue's targets)")
     mine.add_argument("--hours", type=float, help="stop after this long")
     mine.add_argument("--state", type=Path, help="the state file (default: DIR/mine-state.json)")
@@ -75,6 +77,13 @@ def add_parser(subparsers) -> None:
 async def main(settings: Settings, args: argparse.Namespace) -> int:
     command = args.puzzles_command
     engine = args.engine or settings.fairy_stockfish or "/usr/games/fairy-stockfish"
+    searching = command in ("generate", "mine", "accept") or (command == "verify" and not args.rules_only)
+    if searching and shutil.which(engine) is None:
+        print(f"no engine at {engine}: install fairy-stockfish or give --engine / FAIRY_STOCKFISH", file=sys.stderr)
+        return 2
+    if command in ("generate", "mine") and args.bank is None and not args.dir.is_dir():
+        print(f"no such directory: {args.dir}", file=sys.stderr)
+        return 2
     if command == "generate":
         return await asyncio.to_thread(_generate, args, engine)
     if command == "mine":
@@ -130,7 +139,11 @@ async def _mine_sources(settings: Settings, args: argparse.Namespace) -> list[tu
     if missing or (not args.pgn and args.db is None):
         print(f"no such file: {', '.join(missing)}" if missing else "give PGN files or --db", file=sys.stderr)
         return None
-    sources = [(path.name, path.read_text(encoding="utf-8", errors="replace")) for path in args.pgn]
+    try:
+        sources = [(path.name, path.read_text(encoding="utf-8", errors="replace")) for path in args.pgn]
+    except OSError as error:
+        print(f"cannot read {error.filename}: {error.strerror}", file=sys.stderr)
+        return None
     if args.db is not None:
         from storage import open_storage
 
@@ -138,9 +151,11 @@ async def _mine_sources(settings: Settings, args: argparse.Namespace) -> list[tu
         async with await open_storage(settings.database) as storage:
             after = 0
             while page := await storage.finished_games_after(after, limit=500):
+                # The banks' rules promote a Bia when it reaches its row; a PGN does not say how a
+                # game promoted, so games played with optional promotion are passed over.
                 games += [export_pgn(start_fen=g.start_fen, moves=[m.uci for m in g.moves], white="White",
-                                     black="Black", result=g.result, date=g.created, promotion=g.promotion,
-                                     variant=g.variant) for g in page]
+                                     black="Black", result=g.result, date=g.created, variant=g.variant)
+                          for g in page if g.promotion == "forced"]
                 after = page[-1].id
         sources.append(("database", "\n".join(games)))
     return sources

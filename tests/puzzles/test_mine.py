@@ -14,7 +14,7 @@ from bot.puzzles.verify import verify_puzzle
 from makruk import Board, starting_fen
 from makruk.pgn import read_games
 from storage import GameChanges, NewGame, NewMove, Seat, open_storage
-from storage.records import GameStatus
+from storage.records import GameStatus, Promotion
 
 from .test_cli import run
 
@@ -62,28 +62,44 @@ async def test_the_games_played_with_the_bot_are_mined_from_its_database(tmp_pat
     async with await open_storage(db) as storage:
         alice = await storage.get_or_create_player("discord", "1", "Alice")
         bob = await storage.get_or_create_player("discord", "2", "Bob")
-        def new(channel: str, black: Seat | None, status: GameStatus) -> NewGame:
+        def new(channel: str, black: Seat | None, status: GameStatus, promotion: Promotion = "forced") -> NewGame:
             return NewGame(platform="discord", channel=channel, white=Seat.human(alice.id), black=black,
-                           start_fen=starting_fen("makruk"), promotion="forced", perpetual="draw",
+                           start_fen=starting_fen("makruk"), promotion=promotion, perpetual="draw",
                            move_seconds=86400, status=status)
 
-        stored = await storage.create_game(new("chan", Seat.human(bob.id), "active"))
-        for ply, move in enumerate(game.moves):
-            stored = await storage.append_move(stored.id, stored.version,
-                                               NewMove(move.uci(), move.uci(), "b" if ply % 2 else "w"))
-        await storage.update_game(stored.id, stored.version,
-                                  GameChanges(status="finished", result="1-0", reason="resign"))
+        modes: list[tuple[str, Promotion]] = [("chan", "forced"), ("optional", "optional")]
+        for channel, promotion in modes:
+            stored = await storage.create_game(new(channel, Seat.human(bob.id), "active", promotion))
+            for ply, move in enumerate(game.moves[:20] if promotion == "optional" else game.moves):
+                stored = await storage.append_move(stored.id, stored.version,
+                                                   NewMove(move.uci(), move.uci(), "b" if ply % 2 else "w"))
+            await storage.update_game(stored.id, stored.version,
+                                      GameChanges(status="finished", result="1-0", reason="resign"))
         await storage.create_game(new("other", None, "challenge"))  # not a game to mine
     state = tmp_path / "state.json"
     done = run("mine", "--db", str(db), "--variant", "makruk", "--target", "50", "--dir", str(tmp_path),
                "--state", str(state))
     assert done.returncode == 0, done.stderr
-    assert "games {'makruk': 1}" in done.stdout
+    assert "games {'makruk': 1}" in done.stdout  # the optional-promotion game is passed over
     assert any("forkMa" in p.themes for p in load_bank(tmp_path / "bank.jsonl"))
     # The same game from a PGN file has the same key: it is not mined again.
     again = await asyncio.to_thread(mine, _sources(GAME), directory=tmp_path, state_path=state, targets=MAKRUK,
                                     engine_path=ENGINE)  # the engine's own loop runs off this test's
     assert again["games"] == {"makruk": 1}
+
+
+def test_a_game_from_a_set_up_position_is_replayed_from_it(tmp_path: Path) -> None:
+    [game] = read_games(GAME.read_text(encoding="utf-8"))
+    board = Board(game.start_fen)
+    for move in game.moves[:88]:
+        board.push(move)
+    tail = " ".join(m.uci() for m in game.moves[88:94])
+    pgn = tmp_path / "setup.pgn"
+    pgn.write_text(f'[Variant "makruk"]\n[SetUp "1"]\n[FEN "{board.fen()}"]\n\n{tail} *\n', encoding="utf-8")
+    state = mine(_sources(pgn), directory=tmp_path, state_path=tmp_path / "state.json", targets=MAKRUK,
+                 engine_path=ENGINE)
+    assert state["games"] == {"makruk": 1}
+    assert [p.fen.endswith(" w - - 0 47") for p in load_bank(tmp_path / "bank.jsonl")] == [True]
 
 
 def test_games_of_other_variants_or_not_read_are_passed_over(tmp_path: Path) -> None:
@@ -96,8 +112,10 @@ def test_games_of_other_variants_or_not_read_are_passed_over(tmp_path: Path) -> 
 
 
 def test_the_command_refuses_what_is_missing_without_a_traceback(tmp_path: Path) -> None:
-    for args in (["mine", str(tmp_path / "nope.pgn")], ["mine", "--db", str(tmp_path / "nope.db")], ["mine"]):
-        done = run(*args, "--dir", str(tmp_path))
+    for args in (["mine", str(tmp_path / "nope.pgn")], ["mine", "--db", str(tmp_path / "nope.db")], ["mine"],
+                 ["mine", str(GAME), "--engine", str(tmp_path / "no-engine")],
+                 ["mine", str(GAME), "--dir", str(tmp_path / "no-dir")]):
+        done = run(*args, "--dir", str(tmp_path)) if "--dir" not in args else run(*args)
         assert done.returncode == 2, args
         assert done.stderr.strip() and "Traceback" not in done.stderr
     assert not (tmp_path / "nope.db").exists()

@@ -44,3 +44,14 @@ async def test_start_up_retires_stored_puzzles_the_banks_no_longer_hold(tmp_path
         assert [c.puzzle.id for c in found] == ["mk1"]
     finally:
         await storage.close()
+
+
+async def test_a_bank_not_found_retires_nothing(tmp_path: Path, clock) -> None:
+    storage = await open_storage(tmp_path / "bot.db")
+    try:
+        await storage.upsert_puzzles([Puzzle("old1", "6k1/8/6K1/8/8/8/8/R7 w - - 0 1", ("a1a8",), 900)])
+        await open_puzzles(storage, Settings(language="en"), clock=clock, bank=tmp_path / "missing" / "bank.jsonl")
+        picked = await storage.pick_puzzle("line", "Cgroup")
+        assert picked is not None and picked.id == "old1"
+    finally:
+        await storage.close()
