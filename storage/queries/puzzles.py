@@ -55,7 +55,8 @@ def ship_puzzles(puzzles: Sequence[Puzzle]) -> Plan[int]:
     every other stored puzzle retired. Returns how many were retired now."""
     yield from upsert_puzzles(puzzles)
     shipped = {p.id for p in puzzles}
-    served = yield rows("SELECT id FROM puzzles WHERE NOT retired")
+    # In id order, so that processes starting together take the rows' locks in one order.
+    served = yield rows("SELECT id FROM puzzles WHERE NOT retired ORDER BY id")
     gone = [(puzzle_id,) for puzzle_id, in served if puzzle_id not in shipped]
     if gone:
         yield many("UPDATE puzzles SET retired = TRUE WHERE id = ?", gone)
