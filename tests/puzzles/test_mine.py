@@ -33,6 +33,9 @@ def test_a_game_gives_its_puzzle_and_is_mined_once(tmp_path: Path) -> None:
     state_path = tmp_path / "state.json"
     first = mine(_sources(GAME), directory=tmp_path, state_path=state_path, targets=MAKRUK, engine_path=ENGINE)
     assert first["games"] == {"makruk": 1} and first["cpu_seconds"]["makruk"] > 0
+    # One candidate: the later positions where White wins again were already won before Black's
+    # move (screened without that, one more is offered and refused at the first search).
+    assert first["candidates"] == {"makruk": 1}
     puzzles = load_bank(tmp_path / "bank.jsonl")
     assert puzzles, first["rejected"]
     assert sum(first["rejected"].get("makruk", {}).values()) + len(puzzles) == first["candidates"]["makruk"]
