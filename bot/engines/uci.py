@@ -261,28 +261,29 @@ class UciEngine:
             raise EngineError("Fairy-Stockfish is not running")
         process.stdin.write((line + "\n").encode())
         try:
-            await asyncio.wait_for(process.stdin.drain(), WRITE_SECONDS)
+            async with asyncio.timeout(WRITE_SECONDS):
+                await process.stdin.drain()
         except TimeoutError:
             raise EngineError(f"Fairy-Stockfish did not read {line.split()[0]!r} in {WRITE_SECONDS:.0f} s") from None
 
-    async def _readline(self, timeout: float) -> str:
-        """The next line; TimeoutError when none comes in ``timeout`` seconds."""
+    async def _readline(self) -> str:
+        """The next line; the caller bounds the wait (one timer for a whole reply: a timer and a
+        task per line, as ``wait_for`` makes, cost a generator's game a quarter of its CPU)."""
         process = self._process
         if process is None or process.stdout is None:
             raise EngineError("Fairy-Stockfish is not running")
-        raw = await asyncio.wait_for(process.stdout.readline(), timeout)
+        raw = await process.stdout.readline()
         if not raw:
             raise EngineError("Fairy-Stockfish exited")
         return raw.decode(errors="replace").strip()
 
     async def _read_until(self, word: str, timeout: float) -> list[str]:
         """The lines before ``word``, which must come within ``timeout`` seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
         lines = []
         try:
-            while (line := await self._readline(max(0.0, deadline - loop.time()))) != word:
-                lines.append(line)
+            async with asyncio.timeout(timeout):
+                while (line := await self._readline()) != word:
+                    lines.append(line)
         except TimeoutError:
             raise EngineError(f"Fairy-Stockfish did not answer {word!r} in {timeout:.0f} s") from None
         return lines
@@ -295,7 +296,10 @@ class UciEngine:
         stopped = False
         while True:
             try:
-                line = await self._readline(max(0.0, deadline - loop.time()))
+                async with asyncio.timeout_at(deadline):
+                    while not (line := await self._readline()).startswith("bestmove"):
+                        if line.startswith("info ") and (info := parse_info_line(line)) is not None:
+                            infos.append(info)
             except TimeoutError:
                 if stopped:
                     raise EngineError("Fairy-Stockfish did not stop") from None
@@ -303,14 +307,9 @@ class UciEngine:
                 stopped = True
                 deadline = loop.time() + min(STOP_GRACE_SECONDS, self.margin)
                 continue
-            if line.startswith("info "):
-                info = parse_info_line(line)
-                if info is not None:
-                    infos.append(info)
-            elif line.startswith("bestmove"):
-                words = line.split()
-                move = words[1] if len(words) > 1 and words[1] not in ("(none)", "0000") else None
-                return UciResult(move, final_lines(infos), tuple(infos), stopped)
+            words = line.split()
+            move = words[1] if len(words) > 1 and words[1] not in ("(none)", "0000") else None
+            return UciResult(move, final_lines(infos), tuple(infos), stopped)
 
     def _kill_now(self) -> None:
         """Kills the process without waiting; the next ``_kill`` (or ``aclose``) reaps it."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Self
 
 from .base import EnginePosition
 from .uci import UciEngine, UciResult
@@ -42,7 +43,7 @@ class SyncUciEngine:
         finally:
             self._runner.close()
 
-    def __enter__(self) -> SyncUciEngine:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
