@@ -8,6 +8,7 @@ import json
 import random
 import re
 from collections.abc import AsyncIterator, Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,21 @@ async def test_a_variant_or_a_theme_is_served_on_request(games: GameService) -> 
     assert records[2]["error"] == "bad_puzzle_filter"
     assert records[3]["error"] == "puzzle_bank_empty"  # a theme in any case is the theme
     assert records[4]["error"] == "bad_puzzle_filter"  # neither a variant nor a theme: said so
+
+
+async def test_puzzles_come_in_a_mix_of_kinds_unless_a_theme_is_asked(games: GameService, storage) -> None:
+    # Counting races nearest the player's 1500, as in the bank (most of it is races).
+    await storage.upsert_puzzles([Puzzle(f"race-{n}", MATE1_FEN, ("a1a8",), 1495 + n, ("mate", "countingRace"), "test")
+                                  for n in range(10)])
+    steps: list[Step] = []
+    for _ in range(6):
+        steps += ["puzzle", "Ra8"]
+    steps += ["puzzle countingRace", "Ra8", "puzzle countingRace"]
+    served = [r["puzzle"]["id"] for r in await console(games, steps) if r["kind"] == "puzzle"]
+    races = [puzzle_id.startswith("race-") for puzzle_id in served]
+    assert not any(a and b for a, b in pairwise(races[:6]))  # never two races running
+    assert races[:6].count(True) >= 2  # the nearest still come: every other one
+    assert races[6:] == [True, True]  # asked for: races only
 
 
 async def test_a_group_puzzle_is_unrated(games: GameService, storage) -> None:

@@ -40,6 +40,14 @@ def rate(player: Glicko2Rating | None, puzzle: Glicko2Rating | None, estimate: i
             Glicko2Rating(theirs_after.rating, theirs_after.deviation, theirs_after.volatility))
 
 
+def kind(puzzle: Puzzle) -> str:
+    """What the bank holds most of, and the rest: a counting race, another mate, a material gain
+    (as storage's daily pick tells them)."""
+    if "countingRace" in puzzle.themes:
+        return "race"
+    return "mate" if "mate" in puzzle.themes else "material"
+
+
 class Training(DailyPosts):
     async def _serve(self, msg: Incoming, language: str, args: tuple[str, ...], keep: AnswerWith) -> list[Reply]:
         """``puzzle [variant | theme]``: a puzzle near the player's rating, the chat's current one."""
@@ -51,9 +59,12 @@ class Training(DailyPosts):
                                                      theme=theme, limit=CANDIDATES)
         if not found:
             raise Refusal("puzzle_bank_empty", private=False)
-        chosen = self.random.choice(found[:NEAREST])
-        earlier = [p for p in await self.storage.recent_posts(msg.platform, msg.channel, limit=1)
-                   if p.subscription_id is None]
+        recent = await self.storage.recent_posts(msg.platform, msg.channel, limit=1)
+        last = None if theme is not None or not recent else kind(await self._puzzle(recent[0].puzzle_id))
+        # A healthy mix: after a counting race another kind when one is near, and so on.
+        varied = [c for c in found if kind(c.puzzle) != last]
+        chosen = self.random.choice(varied[:NEAREST] if last is not None and varied else found[:NEAREST])
+        earlier = [p for p in recent if p.subscription_id is None]
         if msg.private:  # alone in the chat, a player who solved it or gave up has seen the solution
             earlier = [p for p in earlier if not await self._seen_through(p, player)]
         revealed = await self._revealed(language, earlier)
