@@ -3,11 +3,14 @@ fake clock (no sleeps) and seeded choices; each mode's leaderboard."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from bot.clock import FakeClock
 from bot.services.games import GameService
 from bot.services.puzzles.runs import combo_bonus
+from storage.records import Puzzle
 
-from .test_puzzle_training import console, games, say
+from .test_puzzle_training import MATE1_FEN, console, games, say
 
 __all__ = ["games"]  # the fixture, shared with test_puzzle_training
 
@@ -27,6 +30,16 @@ async def test_a_streak_gets_harder_and_ends_at_the_first_mistake(games: GameSer
     assert top["leaderboard"] == {"mode": "streak", "rows": [{"player": "you", "best": 3, "runs": 1}]}
     ids = [r["puzzle"]["id"] for r in (start, one, two, skipped, three)]
     assert len(set(ids)) == 5  # a run never repeats a puzzle
+
+
+async def test_a_streak_mixes_the_kinds_of_puzzle(games: GameService, storage) -> None:
+    # Counting races at every level a streak goes through, beside the bank's other mates.
+    await storage.upsert_puzzles([Puzzle(f"race-{rating}", MATE1_FEN, ("a1a8",), rating, ("mate", "countingRace"),
+                                         "test") for rating in range(600, 1200, 10)])
+    records = await console(games, ["puzzle streak", *["Ra8"] * 6])
+    races = [r["puzzle"]["id"].startswith("race-") for r in records if r["kind"] == "puzzle"]
+    assert len(races) == 7 and races.count(True) >= 3
+    assert not any(a and b for a, b in pairwise(races))  # never two races running
 
 
 async def test_one_run_at_a_time_and_a_stop(games: GameService) -> None:

@@ -27,6 +27,7 @@ from ..errors import Refusal
 from ..notation import move_text
 from ..outbox import AnswerWith
 from .cards import board_after, is_mate_puzzle, puzzle_data, solution_text
+from .mix import draw
 from .solving import Solving, read_answer
 
 MODES: tuple[RunMode, ...] = ("streak", "storm", "race")
@@ -200,7 +201,9 @@ class Runs(Solving):
         found = await self.storage.puzzle_candidates(None, msg.platform, msg.channel, level(mode, index),
                                                      fresh=False, limit=CANDIDATES + len(seen))
         unseen = [c for c in found if c.puzzle.id not in seen]
-        return self.random.choice(unseen[:NEAREST]) if unseen else None
+        if not unseen:
+            return None
+        return draw(unseen, NEAREST, await self._puzzle(seen[-1]) if seen else None, self.random)
 
     def _run_card(self, language: str, chosen: RatedPuzzle, lines: list[str], private: bool) -> Reply:
         puzzle = chosen.puzzle

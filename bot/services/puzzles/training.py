@@ -17,6 +17,7 @@ from ..errors import Refusal
 from ..outbox import AnswerWith
 from .cards import puzzle_data, rating_data
 from .daily import DailyPosts
+from .mix import draw
 
 NEAREST = 5  # a puzzle is drawn from the five rated nearest the player: not always the same one
 CANDIDATES = 12
@@ -40,14 +41,6 @@ def rate(player: Glicko2Rating | None, puzzle: Glicko2Rating | None, estimate: i
             Glicko2Rating(theirs_after.rating, theirs_after.deviation, theirs_after.volatility))
 
 
-def kind(puzzle: Puzzle) -> str:
-    """What the bank holds most of, and the rest: a counting race, another mate, a material gain
-    (as storage's daily pick tells them)."""
-    if "countingRace" in puzzle.themes:
-        return "race"
-    return "mate" if "mate" in puzzle.themes else "material"
-
-
 class Training(DailyPosts):
     async def _serve(self, msg: Incoming, language: str, args: tuple[str, ...], keep: AnswerWith) -> list[Reply]:
         """``puzzle [variant | theme]``: a puzzle near the player's rating, the chat's current one."""
@@ -60,10 +53,9 @@ class Training(DailyPosts):
         if not found:
             raise Refusal("puzzle_bank_empty", private=False)
         recent = await self.storage.recent_posts(msg.platform, msg.channel, limit=1)
-        last = None if theme is not None or not recent else kind(await self._puzzle(recent[0].puzzle_id))
-        # A healthy mix: after a counting race another kind when one is near, and so on.
-        varied = [c for c in found if kind(c.puzzle) != last]
-        chosen = self.random.choice(varied[:NEAREST] if last is not None and varied else found[:NEAREST])
+        # A mix of kinds, unless a theme is asked for: the chat's last puzzle's kind is not next.
+        last = None if theme is not None or not recent else await self._puzzle(recent[0].puzzle_id)
+        chosen = draw(found, NEAREST, last, self.random)
         earlier = [p for p in recent if p.subscription_id is None]
         if msg.private:  # alone in the chat, a player who solved it or gave up has seen the solution
             earlier = [p for p in earlier if not await self._seen_through(p, player)]
