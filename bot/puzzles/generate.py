@@ -22,12 +22,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from makruk.counting import fen_count
-
 from ..engines import SyncUciEngine
 from .bank import BANK_PATH
 from .selfplay import PlaySettings, candidates
-from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, cpu_seconds, game_done, load_state, save_state
+from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, load_state
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +62,9 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
             # Games go to the variants in proportion to the puzzles each still needs.
             variant = min(short, key=lambda v: (state["games"].get(v, 0) + 1) / (settings.targets[v] - shelf.have[v]))
             counter = state["games"].get(variant, 0)
-            cpu_before = cpu_seconds()
             rng = random.Random(_game_seed(state["seed"], variant, counter))
-            raced = False  # a counting race kept from this game
-            for fen in candidates(engine, variant, rng, settings.play, races=shelf.racing(variant)):
-                kept = shelf.offer(fen, variant, raced=raced)
-                raced = raced or (kept is not None and fen_count(fen) is not None)
-            game_done(state, variant, cpu_before)
-            save_state(state_path, state)
+            shelf.play(variant, candidates(engine, variant, rng, settings.play, races=shelf.racing(variant)),
+                       state_path)
             games += 1
             log.info("%s game %d done: bank %s of %s", variant, counter + 1, shelf.have, settings.targets)
     return state

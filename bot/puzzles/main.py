@@ -24,7 +24,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..config import Settings
+from storage import open_storage
+
+from ..config import Settings, is_database_url, with_database
+from ..pgn import export_pgn
 from .bank import BANK_PATH, PUZZLE_VARIANTS, BankPuzzle, bank_path, load_bank
 
 
@@ -128,13 +131,10 @@ def _generate(args: argparse.Namespace, engine: str) -> int:
 async def _mine_sources(settings: Settings, args: argparse.Namespace) -> list[tuple[str, str]] | None:
     """Each source's name and PGN text: the files, then the database's finished games; None
     (said on standard error) when there is nothing to read or a file or database is missing."""
-    from .. import config
-    from ..pgn import export_pgn
-
     missing = [str(path) for path in args.pgn if not path.is_file()]
     if args.db is not None:
-        settings = config.with_database(settings, args.db) if args.db else settings
-        if not config.is_database_url(settings.database) and not Path(settings.database).is_file():
+        settings = with_database(settings, args.db) if args.db else settings
+        if not is_database_url(settings.database) and not Path(settings.database).is_file():
             missing.append(settings.database)
     if missing or (not args.pgn and args.db is None):
         print(f"no such file: {', '.join(missing)}" if missing else "give PGN files or --db", file=sys.stderr)
@@ -145,8 +145,6 @@ async def _mine_sources(settings: Settings, args: argparse.Namespace) -> list[tu
         print(f"cannot read {error.filename}: {error.strerror}", file=sys.stderr)
         return None
     if args.db is not None:
-        from storage import open_storage
-
         games: list[str] = []
         async with await open_storage(settings.database) as storage:
             after = 0

@@ -23,7 +23,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from makruk import Board
-from makruk.counting import fen_count
 from makruk.errors import MakrukError
 from makruk.pgn import PgnGame, read_games
 
@@ -31,7 +30,7 @@ from ..engines import EnginePosition, SyncUciEngine
 from .acceptance import win_chance
 from .bank import BANK_PATH
 from .selfplay import PLAY_SECONDS, PlaySettings, candidate, deploying
-from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, cpu_seconds, game_done, load_state, position_key, save_state
+from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, load_state, position_key
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +58,10 @@ def mine(sources: Sequence[tuple[str, str]], *, directory: Path = BANK_PATH.pare
                     continue
                 if max_seconds is not None and time.monotonic() - started > max_seconds:
                     return state
-                cpu_before = cpu_seconds()
-                raced = False  # a counting race kept from this game (its next positions are the same ending)
-                for fen in game_candidates(engine, game, play, races=shelf.racing(game.variant)):
-                    kept = shelf.offer(fen, game.variant, raced=raced)
-                    raced = raced or (kept is not None and fen_count(fen) is not None)
                 mined.add(key)
-                state["mined"].append(key)
-                game_done(state, game.variant, cpu_before)
-                save_state(state_path, state)
+                state["mined"].append(key)  # saved with the game's counts once it is mined
+                shelf.play(game.variant, game_candidates(engine, game, play, races=shelf.racing(game.variant)),
+                           state_path)
                 log.info("%s: game %d (%s) mined: bank %s", name, game.number, game.variant, shelf.have)
     return state
 

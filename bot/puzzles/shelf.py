@@ -6,7 +6,9 @@ or as a step of one) or its variant's bank is full, or when it is a counting rac
 have their share; otherwise the acceptance (``engine_check.EngineCheck.build``) and the rules'
 proof (``verify.verify_puzzle``) decide. A kept puzzle's engine output is appended to the
 variant's verification file, then the puzzle to its bank (each line written whole and synced),
-after a header naming the run before the run's first puzzle in that bank.
+after a header naming the run before the run's first puzzle in that bank. ``play`` offers a
+whole game's candidates (one counting race at most: a game's next positions are the same
+ending) and counts the game.
 
 The run's state (a JSON file) counts per variant the games, their CPU time, the candidates,
 what was kept and why the rest was refused; ``yields`` reads the puzzles per CPU-hour from it.
@@ -19,7 +21,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -72,6 +74,19 @@ class Shelf:
     def racing(self, variant: str) -> bool:
         """Whether the variant's counting races are still short of their share."""
         return self.races[variant] < RACE_SHARE * self.targets[variant]
+
+    def play(self, variant: str, fens: Iterable[str], state_path: Path) -> None:
+        """Offers one game's candidates (``fens``, lazily: the game is played or read as they
+        come), one counting race at most (the game's next positions are the same ending); then
+        counts the game and its CPU time and saves the state."""
+        cpu_before = cpu_seconds()
+        raced = False
+        for fen in fens:
+            kept = self.offer(fen, variant, raced=raced)
+            raced = raced or (kept is not None and fen_count(fen) is not None)
+        count(self.state, variant, "games")
+        self.state["cpu_seconds"][variant] = self.state["cpu_seconds"].get(variant, 0.0) + cpu_seconds() - cpu_before
+        save_state(state_path, self.state)
 
     def offer(self, fen: str, variant: str, *, raced: bool = False) -> BankPuzzle | None:
         """The puzzle kept from the candidate ``fen``, or None; ``raced``: a counting race was
@@ -196,12 +211,6 @@ def yields(state: dict) -> dict[str, float]:
     """Puzzles kept per CPU-hour (this process and its engine) per variant."""
     return {v: round(n / (state["cpu_seconds"][v] / 3600), 2)
             for v, n in state.get("kept", {}).items() if state["cpu_seconds"].get(v)}
-
-
-def game_done(state: dict, variant: str, cpu_before: float) -> None:
-    """One more game of ``variant`` in the state, and the CPU time it took."""
-    count(state, variant, "games")
-    state["cpu_seconds"][variant] = state["cpu_seconds"].get(variant, 0.0) + cpu_seconds() - cpu_before
 
 
 def refused(state: dict, variant: str, reason: str) -> None:
