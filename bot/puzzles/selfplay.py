@@ -9,6 +9,14 @@ choice clearly worse, and which it was not already winning clearly before the op
 (far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
 once both armies are deployed.
 
+Most of a game's middlegame positions hold no tactic, and the weak side's own mistakes come
+seldom. So at each position not yet decided, ``blunders`` legal moves the search does not rank
+among its best are tried off the line (the game goes on along its own moves), and the position
+after each is screened like one of the game's, from a search of ``blunder_nodes``: a blunder's
+punishment, as the puzzles of real games are (the yield with and without: docs/puzzles.md). A
+game offers a tactic once: a candidate whose best move one of the game's earlier candidates
+had is passed over (the next plies' blunders often leave the same shot).
+
 Where a count could matter (no Bia on the board, and a side with fewer than three pieces), every
 position where the side to move sees a short mate is a candidate, under the count that leaves
 exactly that mate's moves (``counting``): a counting race, the games' mating phase. A game ends
@@ -50,6 +58,8 @@ class PlaySettings:
     max_before_mate: float = 0.6
     max_before_material: float = 0.2
     drawn_plies: int = 12  # plies in a row seen drawn without a Bia that end a game
+    blunders: int = 3  # moves off the line tried at each position not yet decided
+    blunder_nodes: int = 12_000  # the screen's budget after each
     # Without races a game ends once the side to move sees this win chance either way (about
     # +1,700 cp in Makruk): in 45 Makruk games no other candidate came after it, 17% of the CPU.
     decided: float = 0.85
@@ -65,7 +75,7 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
     random_plies = rng.randint(*s.random_plies)
     strong = rng.choice((True, False))
     budget = {strong: rng.randint(*s.play_nodes), not strong: rng.randint(*s.weak_nodes)}
-    found: list[str] = []  # given once the game is over: the engine plays it first
+    found: list[tuple[str, str]] = []  # (FEN, best move), given once the game is over: the engine plays it first
     deployed = variant != "sittuyin"
     before = 0.0  # the side to move's win chance before the opponent's last move
     drawn = 0  # plies in a row the engine has seen a draw without a Bia on the board
@@ -81,11 +91,13 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             if not lines or result.stopped:
                 break
             if deployed and (fen := candidate(board, lines, before, variant, s, races=races)) is not None:
-                found.append(fen)
+                found.append((fen, lines[0].pv[0]))
             drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
             now = win_chance(lines[0].score_cp, lines[0].mate, variant)
             if drawn >= s.drawn_plies or (not races and abs(now) >= s.decided):
                 break
+            if deployed and abs(now) < s.decided:
+                found.extend(_blunders(engine, board, start, moves, lines, now, rng, s, variant))
             before = -now  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
             if move not in legal:
@@ -93,7 +105,34 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
                 break
         board.push(move)
         moves.append(move.uci())
-    yield from found
+    yield from one_per_shot(found)
+
+
+def one_per_shot(found: list[tuple[str, str]]) -> Iterator[str]:
+    """The FENs of ``found`` (FEN, best move) but those whose best move an earlier one had."""
+    shots: set[str] = set()
+    for fen, shot in found:
+        if shot not in shots:
+            shots.add(shot)
+            yield fen
+
+
+def _blunders(engine: SyncUciEngine, board: Board, start: str, moves: list[str], lines: list[InfoLine],
+              now: float, rng: random.Random, s: PlaySettings, variant: str) -> Iterator[tuple[str, str]]:
+    """The candidates (FEN, best move) after ``s.blunders`` moves off the line from ``board``,
+    where the side to move sees ``lines`` and its win chance ``now``."""
+    ranked = {line.pv[0] for line in lines}
+    others = [move for move in board.legal_moves() if move.uci() not in ranked]
+    for move in rng.sample(others, min(s.blunders, len(others))):
+        after = board.copy()
+        after.push(move)
+        if after.is_game_over() or not count_cannot_matter(after):
+            continue
+        result = engine.go(EnginePosition(start, (*moves, move.uci()), variant=variant), nodes=s.blunder_nodes,
+                           multipv=3, timeout=PLAY_SECONDS)
+        replies = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
+        if replies and not result.stopped and _promising(replies, -now, variant, s):
+            yield puzzle_fen(after), replies[0].pv[0]
 
 
 def candidate(board: Board, lines: list[InfoLine], before: float, variant: str, s: PlaySettings, *,

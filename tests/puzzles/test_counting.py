@@ -179,5 +179,5 @@ def test_a_variant_with_enough_races_gets_no_more():
     with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
         engine.start()
         for seed in (1, 2, 3):
-            found = list(candidates(engine, "makruk", random.Random(seed), PlaySettings(), races=False))
+            found = list(candidates(engine, "makruk", random.Random(seed), PlaySettings(blunders=1), races=False))
             assert all(fen_count(fen) is None for fen in found)

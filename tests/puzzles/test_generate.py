@@ -11,6 +11,7 @@ from bot.engines import InfoLine
 from bot.puzzles.acceptance import check_record
 from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, load_verification, read_records
 from bot.puzzles.generate import GenerateSettings, generate
+from bot.puzzles.selfplay import PlaySettings
 from bot.puzzles.shelf import puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
 from bot.puzzles.verify import verify_puzzle
@@ -52,11 +53,12 @@ def test_themes_and_ratings_follow_the_line():
 
 def test_a_short_run_keeps_its_state_and_resumes(tmp_path: Path):
     state_path = tmp_path / "state.json"
-    settings = GenerateSettings(targets={"makruk": 50}, seed=11)
+    play = PlaySettings(blunders=1, max_plies=40)  # short games: the state is what is tested
+    settings = GenerateSettings(targets={"makruk": 50}, seed=11, play=play)
     first = generate(settings, directory=tmp_path, state_path=state_path, engine_path=ENGINE, max_games=1)
     assert first["games"] == {"makruk": 1} and first["seed"] == 11
     # A second run resumes: the seed of the state wins over the new settings', the counter goes on.
-    again = generate(GenerateSettings(targets={"makruk": 50}, seed=99), directory=tmp_path,
+    again = generate(GenerateSettings(targets={"makruk": 50}, seed=99, play=play), directory=tmp_path,
                      state_path=state_path, engine_path=ENGINE, max_games=1)
     assert again["games"] == {"makruk": 2} and again["seed"] == 11
     assert again["cpu_seconds"]["makruk"] > first["cpu_seconds"]["makruk"] > 0
