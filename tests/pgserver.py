@@ -67,13 +67,14 @@ class PgServer:
     def url(self, database: str) -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
-    def _run(self, *argv: str) -> None:
+    def _run(self, *argv: str) -> str:
         command = [str(self.bindir / argv[0]), *argv[1:]]
         if os.geteuid() == 0:
             command = ["runuser", "-u", "postgres", "--", *command]
         result = subprocess.run(command, capture_output=True, text=True, cwd=self.root)
         if result.returncode != 0:
             raise RuntimeError(f"{argv[0]} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+        return result.stdout
 
     def start(self) -> PgServer:
         if os.geteuid() == 0:
@@ -154,8 +155,15 @@ class PgServer:
         (self.data / "standby.signal").touch()
         with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
             conf.write("hot_standby = off\n")
-        # pg_ctl -w returns once recovery runs: up, refusing connections.
+        # pg_ctl -w returns once recovery runs: up, refusing connections. After a crash it may
+        # return while the cluster still recovers from the crash, and `pg_ctl promote` refuses
+        # a server not yet in standby: so wait for that.
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-t", "60", "restart")
+        deadline = time.monotonic() + 60
+        while "in archive recovery" not in self._run("pg_controldata", "-D", str(self.data)):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PostgreSQL on port {self.port} is not in standby after 60 s")
+            time.sleep(0.05)
 
     def promote(self) -> None:
         """Ends the recovery `start_in_recovery` began: the server takes connections again."""
