@@ -4,7 +4,8 @@ real games): what they hold, and keeping a candidate that passes.
 A candidate is offered with its variant. It is skipped when its position was seen (as a puzzle
 or as a step of one) or its variant's bank is full, or when it is a counting race and the races
 have their share; otherwise the acceptance (``engine_check.EngineCheck.build``) and the rules'
-proof (``verify.verify_puzzle``) decide. A kept puzzle's engine output is appended to the
+proof (``verify.verify_puzzle``) decide, and a puzzle that repeats another's idea (``pattern``)
+is refused. A kept puzzle's engine output is appended to the
 variant's verification file, then the puzzle to its bank (each line written whole and synced),
 after a header naming the run before the run's first puzzle in that bank. ``play`` offers a
 whole game's candidates (one counting race at most: a game's next positions are the same
@@ -65,6 +66,7 @@ class Shelf:
         self.races = {v: sum(1 for p in bank if "countingRace" in p.themes) for v, bank in banks.items()}
         self.seen = {p.id for bank in banks.values() for p in bank}
         self.seen_positions = {key for bank in banks.values() for p in bank for key in line_keys(p)}
+        self.patterns = {pattern(p) for bank in banks.values() for p in bank}
         self.headed: set[str] = set()
 
     def short(self) -> list[str]:
@@ -106,6 +108,9 @@ class Shelf:
         if puzzle.id in self.seen:
             refused(self.state, variant, "duplicate id")
             return None
+        if pattern(puzzle) in self.patterns:
+            refused(self.state, variant, "repeat: another puzzle's line against the Khun on the same square")
+            return None
         if puzzle.mate_in == 1 and self.warmups[variant] >= WARMUP_SHARE * self.targets[variant]:
             refused(self.state, variant, "warm-up: enough mates in 1")
             return None
@@ -123,6 +128,7 @@ class Shelf:
                                    "started": datetime.now(UTC).isoformat(timespec="seconds")}])
         append_records(bank, [puzzle])
         self.seen.add(puzzle.id)
+        self.patterns.add(pattern(puzzle))
         self.seen_positions.update(line_keys(puzzle))  # not again as the tail of this line
         self.have[variant] += 1
         self.warmups[variant] += puzzle.mate_in == 1
@@ -172,6 +178,13 @@ def found_depth(engine: SyncUciEngine, fen: str, variant: str, first: str) -> in
             break
         found = depth
     return found
+
+
+def pattern(puzzle: BankPuzzle) -> tuple[str, tuple[str, ...], int]:
+    """A puzzle's idea as a player sees it come again: its line, against the defending Khun on
+    the same square (an opening trap's mate, from another game's pawns)."""
+    board = Board(puzzle.fen, variant=puzzle.variant)
+    return puzzle.variant, tuple(puzzle.moves), board.king(not board.turn)
 
 
 def position_key(fen: str) -> str:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.engines import InfoLine
+from bot.engines import InfoLine, SyncUciEngine
 from bot.puzzles.acceptance import check_record
 from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, load_verification, read_records
 from bot.puzzles.generate import GenerateSettings, generate
 from bot.puzzles.selfplay import PlaySettings
-from bot.puzzles.shelf import puzzle_id
+from bot.puzzles.shelf import Shelf, load_state, puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
 from bot.puzzles.verify import verify_puzzle
 
@@ -69,3 +69,22 @@ def test_a_short_run_keeps_its_state_and_resumes(tmp_path: Path):
     for p in puzzles:
         assert verify_puzzle(p).ok
         assert check_record(p.moves, p.kind, p.mate_in, p.variant, records[p.id]) == []
+
+
+# An opening trap two games fell into from different pawns: Black's Ma takes on e3 and mates the
+# Khun on d1 (its own Ma and Khon shut it in).
+TRAP = "1nsmks1r/r7/ppppppp1/5n1p/2P5/PP1PPPPP/3NN3/R1SKMS1R b - - 0 5"
+TRAP_AGAIN = "rnsmks1r/8/ppp2pp1/3ppnPp/8/PPPPPP1P/3NN1S1/R1SKM1R1 b - - 0 6"
+
+
+def test_a_puzzle_repeating_anothers_line_against_the_same_khun_square_is_refused(tmp_path: Path):
+    state = load_state(tmp_path / "state.json")
+    with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        kept = Shelf(tmp_path, {"makruk": 50}, state, engine, {}).offer(TRAP, "makruk")
+        assert kept is not None and kept.moves == ("f5e3",)
+        # A new run reads the bank: the same mate from other pawns is the same puzzle to a player.
+        shelf = Shelf(tmp_path, {"makruk": 50}, state, engine, {})
+        assert shelf.offer(TRAP_AGAIN, "makruk") is None
+    assert [p.id for p in load_bank(tmp_path / "bank.jsonl")] == [kept.id]
+    assert list(state["rejected"]["makruk"]) == ["repeat: another puzzle's line against the Khun on the same square"]
