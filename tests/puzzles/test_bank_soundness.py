@@ -20,7 +20,7 @@ from bot.puzzles.acceptance import (
 )
 from bot.puzzles.bank import PUZZLE_VARIANTS, bank_path, load_bank, load_verification, verification_path
 from bot.puzzles.counting import puzzle_count
-from bot.puzzles.shelf import RACE_SHARE, TARGETS
+from bot.puzzles.shelf import RACE_SHARE, TARGETS, pattern
 from bot.puzzles.verify import count_cannot_matter, material, settle
 from makruk import Board, Move
 
@@ -39,6 +39,9 @@ def test_counts_per_variant_and_unique_ids():
         assert all(p.variant == variant for p in BANKS[variant])
     ids = [p.id for p in PUZZLES]
     assert len(ids) == len(set(ids))
+    # No puzzle repeats another's line against the Khun on the same square.
+    patterns = Counter(pattern(p) for p in PUZZLES)
+    assert [key for key, n in patterns.items() if n > 1] == []
     races = Counter(p.variant for p in PUZZLES if puzzle_count(p.fen, p.variant) is not None)
     assert all(races[v] <= RACE_SHARE * TARGETS[v] for v in races), races
 
