@@ -21,6 +21,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from itertools import count
 from pathlib import Path
 
@@ -71,7 +72,9 @@ class PgServer:
         command = [str(self.bindir / argv[0]), *argv[1:]]
         if os.geteuid() == 0:
             command = ["runuser", "-u", "postgres", "--", *command]
-        result = subprocess.run(command, capture_output=True, text=True, cwd=self.root)
+        # LC_ALL=C: the output read back (pg_controldata's) is in English whatever the locale.
+        result = subprocess.run(command, capture_output=True, text=True, cwd=self.root,
+                                env={**os.environ, "LC_ALL": "C"})
         if result.returncode != 0:
             raise RuntimeError(f"{argv[0]} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
         return result.stdout
@@ -141,11 +144,14 @@ class PgServer:
     def wait_until_ready(self, timeout: float = 60.0) -> None:
         """Waits until the server takes connections. `pg_ctl -w` returns earlier after a crash
         (`-m immediate`): as soon as recovery starts, while connections still get 57P03."""
+        ready = [str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)]
+        self._poll(lambda: subprocess.run(ready, check=False).returncode == 0, "takes no connections", timeout)
+
+    def _poll(self, done: Callable[[], bool], failing: str, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
-        while subprocess.run([str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
-                             check=False).returncode != 0:
+        while not done():
             if time.monotonic() > deadline:
-                raise RuntimeError(f"PostgreSQL on port {self.port} takes no connections after {timeout:g} s")
+                raise RuntimeError(f"PostgreSQL on port {self.port} {failing} after {timeout:g} s")
             time.sleep(0.05)
 
     def start_in_recovery(self) -> None:
@@ -159,11 +165,8 @@ class PgServer:
         # return while the cluster still recovers from the crash, and `pg_ctl promote` refuses
         # a server not yet in standby: so wait for that.
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-t", "60", "restart")
-        deadline = time.monotonic() + 60
-        while "in archive recovery" not in self._run("pg_controldata", "-D", str(self.data)):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"PostgreSQL on port {self.port} is not in standby after 60 s")
-            time.sleep(0.05)
+        self._poll(lambda: "in archive recovery" in self._run("pg_controldata", "-D", str(self.data)),
+                   "is not in standby")
 
     def promote(self) -> None:
         """Ends the recovery `start_in_recovery` began: the server takes connections again."""

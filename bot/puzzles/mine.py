@@ -29,7 +29,7 @@ from makruk.pgn import PgnGame, read_games
 from ..engines import EnginePosition, SyncUciEngine
 from .acceptance import win_chance
 from .bank import BANK_PATH
-from .selfplay import PLAY_SECONDS, PlaySettings, candidate, deploying
+from .selfplay import PlaySettings, candidate, deploying, screen
 from .shelf import DEFAULT_ENGINE, TARGETS, Shelf, load_state, position_key
 
 log = logging.getLogger(__name__)
@@ -84,10 +84,8 @@ def game_candidates(engine: SyncUciEngine, game: PgnGame, s: PlaySettings, *, ra
         if board.is_game_over():
             break
         if not deploying(board):
-            result = engine.go(EnginePosition(game.start_fen, tuple(played), variant=game.variant),
-                               nodes=SCREEN_NODES, multipv=3, timeout=PLAY_SECONDS)
-            lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
-            if not lines or result.stopped:
+            lines = screen(engine, EnginePosition(game.start_fen, tuple(played), variant=game.variant), SCREEN_NODES)
+            if lines is None:
                 break
             if (fen := candidate(board, lines, before, game.variant, s, races=races)) is not None:
                 found.append(fen)

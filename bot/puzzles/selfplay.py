@@ -67,15 +67,17 @@ class PlaySettings:
 
 def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlaySettings, *,
                races: bool = True) -> Iterator[str]:
-    """One game's candidate positions (FENs without history), in the order played; without
-    ``races`` (the variant has enough), no counting race, and the game ends once decided."""
+    """One game's candidate positions (FENs without history), by ply (after each position the
+    ones its blunders leave), each shot once; without ``races`` (the variant has enough), no
+    counting race, and the game ends once decided."""
+    engine.new_game()  # a game replayed from its seed (a resumed run) searches as it did first
     start = starting_fen(variant)
     board = Board(start, variant=variant)
     moves: list[str] = []
     random_plies = rng.randint(*s.random_plies)
     strong = rng.choice((True, False))
     budget = {strong: rng.randint(*s.play_nodes), not strong: rng.randint(*s.weak_nodes)}
-    found: list[tuple[str, str]] = []  # (FEN, best move), given once the game is over: the engine plays it first
+    found: list[tuple[str, str]] = []  # (FEN, shot), given once the game is over: the engine plays it first
     deployed = variant != "sittuyin"
     before = 0.0  # the side to move's win chance before the opponent's last move
     drawn = 0  # plies in a row the engine has seen a draw without a Bia on the board
@@ -85,18 +87,18 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
         if len(moves) < random_plies and deployed:
             move = rng.choice(legal)
         else:
-            result = engine.go(EnginePosition(start, tuple(moves), variant=variant), nodes=budget[board.turn],
-                               multipv=3, timeout=PLAY_SECONDS)
-            lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
-            if not lines or result.stopped:
+            lines = screen(engine, EnginePosition(start, tuple(moves), variant=variant), budget[board.turn])
+            if lines is None:
                 break
             if deployed and (fen := candidate(board, lines, before, variant, s, races=races)) is not None:
-                found.append((fen, lines[0].pv[0]))
+                found.append((fen, shot(board, lines[0])))
             drawn = drawn + 1 if lines[0].score_cp == 0 and not has_unpromoted_bia(board.placement()) else 0
             now = win_chance(lines[0].score_cp, lines[0].mate, variant)
             if drawn >= s.drawn_plies or (not races and abs(now) >= s.decided):
                 break
-            if deployed and abs(now) < s.decided:
+            # The punisher's chance before a blunder is -now: past what ``_promising`` allows,
+            # no blunder can give a candidate.
+            if deployed and abs(now) < s.decided and -now <= max(s.max_before_mate, s.max_before_material):
                 found.extend(_blunders(engine, board, start, moves, lines, now, rng, s, variant))
             before = -now  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
@@ -109,7 +111,7 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
 
 
 def one_per_shot(found: list[tuple[str, str]]) -> Iterator[str]:
-    """The FENs of ``found`` (FEN, best move) but those whose best move an earlier one had."""
+    """The FENs of ``found`` (FEN, ``shot``) but those whose shot an earlier one had."""
     shots: set[str] = set()
     for fen, shot in found:
         if shot not in shots:
@@ -119,7 +121,7 @@ def one_per_shot(found: list[tuple[str, str]]) -> Iterator[str]:
 
 def _blunders(engine: SyncUciEngine, board: Board, start: str, moves: list[str], lines: list[InfoLine],
               now: float, rng: random.Random, s: PlaySettings, variant: str) -> Iterator[tuple[str, str]]:
-    """The candidates (FEN, best move) after ``s.blunders`` moves off the line from ``board``,
+    """The candidates (FEN, shot) after ``s.blunders`` moves off the line from ``board``,
     where the side to move sees ``lines`` and its win chance ``now``."""
     ranked = {line.pv[0] for line in lines}
     others = [move for move in board.legal_moves() if move.uci() not in ranked]
@@ -128,11 +130,24 @@ def _blunders(engine: SyncUciEngine, board: Board, start: str, moves: list[str],
         after.push(move)
         if after.is_game_over() or not count_cannot_matter(after):
             continue
-        result = engine.go(EnginePosition(start, (*moves, move.uci()), variant=variant), nodes=s.blunder_nodes,
-                           multipv=3, timeout=PLAY_SECONDS)
-        replies = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
-        if replies and not result.stopped and _promising(replies, -now, variant, s):
-            yield puzzle_fen(after), replies[0].pv[0]
+        replies = screen(engine, EnginePosition(start, (*moves, move.uci()), variant=variant), s.blunder_nodes)
+        if replies is not None and _promising(replies, -now, variant, s):
+            yield puzzle_fen(after), shot(after, replies[0])
+
+
+def screen(engine: SyncUciEngine, position: EnginePosition, nodes: int) -> list[InfoLine] | None:
+    """The side to move's MultiPV 3 lines, best first, from a search of ``nodes``; None when
+    the search gave none or was stopped."""
+    result = engine.go(position, nodes=nodes, multipv=3, timeout=PLAY_SECONDS)
+    lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
+    return lines if lines and not result.stopped else None
+
+
+def shot(board: Board, best: InfoLine) -> str:
+    """The best move as a player remembers it: the piece and its move (Ma e3 is not Rua e3)."""
+    move = Move.from_uci(best.pv[0])
+    piece = board.piece_at(move.from_square)
+    return (piece.symbol() if piece else "") + move.uci()
 
 
 def candidate(board: Board, lines: list[InfoLine], before: float, variant: str, s: PlaySettings, *,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from bot.engines import EngineError
 from bot.messages import Incoming, User
 from bot.observability.metrics import Metrics
@@ -47,9 +49,11 @@ async def test_two_people_moves_are_human(app, metrics):
 
 async def test_messages_are_counted_by_outcome_and_timed(app, metrics):
     chat = Chat(app.games)
+    started = time.perf_counter()
     await chat.ok("alice", "help")
     await chat.refused("alice", "e3e4", "no_game")
     await chat.refused("alice", "resign", "no_game")
+    answering = time.perf_counter() - started  # the three replies' times lie within it
     chatter = Incoming("console", "group", User("bob", "bob"), "hello everyone", addressed=False)
     assert await app.games.handle(chatter) == []  # a group's chatter: no answer
     assert messages(metrics, "ok") == 1
@@ -58,8 +62,8 @@ async def test_messages_are_counted_by_outcome_and_timed(app, metrics):
     assert messages(metrics, "error") == 0
     # Only messages that were answered are timed.
     assert metrics.value("makruk_reply_seconds_count", platform="console") == 3
-    assert 0 < metrics.value("makruk_reply_seconds_sum", platform="console") < 5
-    assert metrics.value("makruk_reply_seconds_bucket", platform="console", le="5.0") == 3
+    assert 0 < metrics.value("makruk_reply_seconds_sum", platform="console") <= answering
+    assert metrics.value("makruk_reply_seconds_bucket", platform="console", le="+Inf") == 3
 
 
 async def test_a_failure_is_counted_as_an_error(app, metrics, monkeypatch):

@@ -8,7 +8,7 @@ import random
 from bot.engines import EnginePosition, SyncUciEngine
 from bot.puzzles.acceptance import win_chance
 from bot.puzzles.engine_check import EngineCheck
-from bot.puzzles.selfplay import PlaySettings, _blunders, one_per_shot, puzzle_fen
+from bot.puzzles.selfplay import PlaySettings, _blunders, one_per_shot, puzzle_fen, screen
 from bot.puzzles.shelf import make_puzzle
 from bot.puzzles.verify import verify_puzzle
 from makruk import Board, Move
@@ -20,12 +20,13 @@ BEFORE = "3k4/2s3r1/1s1m4/1p1p3p/1P1P3P/3KM3/1S3S2/R7 b - - 0 50"
 BLUNDER = "g7g8"
 
 
-def _screen(engine: SyncUciEngine, settings: PlaySettings) -> list[tuple[str, str]]:
+def _screen(engine: SyncUciEngine, settings: PlaySettings, now: float | None = None) -> list[tuple[str, str]]:
+    """The candidates the blunders from BEFORE leave; ``now``: Black's win chance, if not the
+    engine's (about 0)."""
     board = Board(BEFORE, variant="makruk")
-    search = engine.go(EnginePosition(BEFORE, (), variant="makruk"), nodes=6000, multipv=3, timeout=30)
-    lines = [line for line in sorted(search.lines, key=lambda x: x.multipv) if line.pv]
-    assert BLUNDER not in {line.pv[0] for line in lines}  # off the line: not among the search's best
-    now = win_chance(lines[0].score_cp, lines[0].mate)
+    lines = screen(engine, EnginePosition(BEFORE, (), variant="makruk"), 6000)
+    assert lines is not None and BLUNDER not in {line.pv[0] for line in lines}  # off the line
+    now = win_chance(lines[0].score_cp, lines[0].mate) if now is None else now
     return list(_blunders(engine, board, BEFORE, [], lines, now, random.Random(1), settings, "makruk"))
 
 
@@ -36,14 +37,23 @@ def test_a_blunder_off_the_line_gives_its_punishment_as_a_puzzle() -> None:
         engine.start()
         # Every move off the line tried: the one that loses the Rua is the one candidate.
         found = _screen(engine, PlaySettings(blunders=99))
-        assert found == [(puzzle_fen(after), "a1a8")]
+        assert found == [(puzzle_fen(after), "Ra1a8")]
         puzzle = make_puzzle(EngineCheck(engine), engine, found[0][0], "makruk")
         assert puzzle.kind == "material" and puzzle.moves == ("a1a8", "d8d7", "a8g8")
         assert "skewer" in puzzle.themes and verify_puzzle(puzzle).ok
-        assert _screen(engine, PlaySettings(blunders=0)) == []
+
+
+def test_the_punisher_was_not_already_winning_before_the_blunder() -> None:
+    # White's chance before Black's blunder is minus Black's: a material gain counts only for a
+    # side at most 0.2 ahead before it (``max_before_material``).
+    with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        assert [shot for _, shot in _screen(engine, PlaySettings(blunders=99), now=0.3)] == ["Ra1a8"]
+        assert _screen(engine, PlaySettings(blunders=99), now=-0.3) == []
 
 
 def test_a_game_offers_each_shot_once() -> None:
     # The next plies' blunders often leave the same shot: the first position with it is offered.
-    found = [("fen-a", "d6a6"), ("fen-b", "f5e3"), ("fen-c", "d6a6"), ("fen-d", "a1a8")]
-    assert list(one_per_shot(found)) == ["fen-a", "fen-b", "fen-d"]
+    # A shot is the piece and its move: another piece's same move is another shot.
+    found = [("fen-a", "Rd6a6"), ("fen-b", "nf5e3"), ("fen-c", "Rd6a6"), ("fen-d", "Ra1a8"), ("fen-e", "sf5e3")]
+    assert list(one_per_shot(found)) == ["fen-a", "fen-b", "fen-d", "fen-e"]

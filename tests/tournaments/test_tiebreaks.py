@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from itertools import pairwise
 
 import pytest
@@ -174,7 +173,8 @@ def test_standings_of_random_events_are_sorted_and_ranked() -> None:
                 assert after.rank == (before.rank if same else rows.index(after) + 1)
 
 
-def test_standings_of_64_players_over_9_rounds_are_quick() -> None:
+def test_standings_of_64_players_over_9_rounds_rank_everyone() -> None:
+    # Their speed is measured by bench/bench_tournament.py (the event's end), not here.
     rng = random.Random(9)
     players = tuple(Entrant(i, f"p{i}", 1500) for i in range(1, 65))
     pairings = []
@@ -184,6 +184,6 @@ def test_standings_of_64_players_over_9_rounds_are_quick() -> None:
         rng.shuffle(ids)
         pairings += [Pairing(r, a, b, rng.choice(results)) for a, b in zip(ids[::2], ids[1::2], strict=True)]
     event = History(players, tuple(pairings))
-    started = time.perf_counter()
-    standings(event, "swiss")
-    assert time.perf_counter() - started < 1.0
+    rows = standings(event, "swiss")
+    assert sorted(r.player for r in rows) == [p.id for p in players]
+    assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
