@@ -14,8 +14,8 @@ seldom. So at each position not yet decided, ``blunders`` legal moves the search
 among its best are tried off the line (the game goes on along its own moves), and the position
 after each is screened like one of the game's, from a search of ``blunder_nodes``: a blunder's
 punishment, as the puzzles of real games are (the yield with and without: docs/puzzles.md). A
-game offers a tactic once: a candidate whose best move one of the game's earlier candidates
-had is passed over (the next plies' blunders often leave the same shot).
+game offers a shot once: a candidate whose best move (the piece and its move) one of the
+game's earlier candidates had is passed over (the next plies' blunders often leave the same).
 
 Where a count could matter (no Bia on the board, and a side with fewer than three pieces), every
 position where the side to move sees a short mate is a candidate, under the count that leaves
@@ -113,9 +113,9 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
 def one_per_shot(found: list[tuple[str, str]]) -> Iterator[str]:
     """The FENs of ``found`` (FEN, ``shot``) but those whose shot an earlier one had."""
     shots: set[str] = set()
-    for fen, shot in found:
-        if shot not in shots:
-            shots.add(shot)
+    for fen, key in found:
+        if key not in shots:
+            shots.add(key)
             yield fen
 
 
