@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engines import SyncUciEngine
-from bot.puzzles.bank import bank_path, load_bank, verification_path
+from bot.puzzles.bank import bank_path, verification_path
 from bot.puzzles.selfplay import PlaySettings, candidates
 from bot.puzzles.shelf import DEFAULT_ENGINE, Shelf, load_state
 
@@ -52,6 +52,7 @@ def main() -> None:
                 shutil.copy(path, directory / path.name)
             state = load_state(directory / "state.json")
             shelves[mode] = Shelf(directory, {args.variant: 100_000}, state, engine, {"seed": args.seed})
+        shipped_warmups = next(iter(shelves.values())).warmups[args.variant]  # the bank's, before the run
         rngs = {mode: random.Random(args.seed) for mode in MODES}
         while any(shelf.state["cpu_seconds"].get(args.variant, 0) < args.seconds for shelf in shelves.values()):
             for mode, shelf in shelves.items():
@@ -63,7 +64,7 @@ def main() -> None:
             state = shelf.state
             hours = state["cpu_seconds"][args.variant] / 3600
             kept = state["kept"].get(args.variant, 0)
-            warmups = shelf.warmups[args.variant] - _warmups_shipped(args.variant)
+            warmups = shelf.warmups[args.variant] - shipped_warmups
             rates[mode] = kept / hours
             print(f"{mode:>10}: {state['games'][args.variant]} games, {state['candidates'].get(args.variant, 0)} "
                   f"candidates, {kept} kept ({warmups} mates in 1) in {hours * 60:.1f} CPU-min: "
@@ -71,10 +72,6 @@ def main() -> None:
         base = rates["line alone"]
         print(f"blunders / line alone: {rates['blunders'] / base:.1f}x" if base else
               "blunders / line alone: the line alone kept none")
-
-
-def _warmups_shipped(variant: str) -> int:
-    return sum(1 for p in load_bank(bank_path(variant)) if p.mate_in == 1)
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             # The punisher's chance before a blunder is -now: past what ``_promising`` allows,
             # no blunder can give a candidate.
             if deployed and abs(now) < s.decided and -now <= max(s.max_before_mate, s.max_before_material):
-                found.extend(_blunders(engine, board, start, moves, lines, now, rng, s, variant))
+                found.extend(_blunders(engine, board, legal, start, moves, lines, now, rng, s, variant))
             before = -now  # the next mover's view
             move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
             if move not in legal:
@@ -119,12 +119,13 @@ def one_per_shot(found: list[tuple[str, str]]) -> Iterator[str]:
             yield fen
 
 
-def _blunders(engine: SyncUciEngine, board: Board, start: str, moves: list[str], lines: list[InfoLine],
-              now: float, rng: random.Random, s: PlaySettings, variant: str) -> Iterator[tuple[str, str]]:
-    """The candidates (FEN, shot) after ``s.blunders`` moves off the line from ``board``,
-    where the side to move sees ``lines`` and its win chance ``now``."""
+def _blunders(engine: SyncUciEngine, board: Board, legal: list[Move], start: str, moves: list[str],
+              lines: list[InfoLine], now: float, rng: random.Random, s: PlaySettings,
+              variant: str) -> Iterator[tuple[str, str]]:
+    """The candidates (FEN, shot) after ``s.blunders`` of the ``legal`` moves off the line from
+    ``board``, where the side to move sees ``lines`` and its win chance ``now``."""
     ranked = {line.pv[0] for line in lines}
-    others = [move for move in board.legal_moves() if move.uci() not in ranked]
+    others = [move for move in legal if move.uci() not in ranked]
     for move in rng.sample(others, min(s.blunders, len(others))):
         after = board.copy()
         after.push(move)

@@ -108,13 +108,15 @@ class Shelf:
         if puzzle.id in self.seen:
             refused(self.state, variant, "duplicate id")
             return None
-        if pattern(puzzle) in self.patterns:
+        idea = pattern(puzzle)
+        if idea in self.patterns:
             refused(self.state, variant, "repeat: another puzzle's line against the Khun on the same square")
             return None
         if puzzle.mate_in == 1 and self.warmups[variant] >= WARMUP_SHARE * self.targets[variant]:
             refused(self.state, variant, "warm-up: enough mates in 1")
             return None
         self._keep(puzzle, variant, race)
+        self.patterns.add(idea)
         return puzzle
 
     def _keep(self, puzzle: BankPuzzle, variant: str, race: bool) -> None:
@@ -128,7 +130,6 @@ class Shelf:
                                    "started": datetime.now(UTC).isoformat(timespec="seconds")}])
         append_records(bank, [puzzle])
         self.seen.add(puzzle.id)
-        self.patterns.add(pattern(puzzle))
         self.seen_positions.update(line_keys(puzzle))  # not again as the tail of this line
         self.have[variant] += 1
         self.warmups[variant] += puzzle.mate_in == 1

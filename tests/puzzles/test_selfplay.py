@@ -27,7 +27,8 @@ def _screen(engine: SyncUciEngine, settings: PlaySettings, now: float | None = N
     lines = screen(engine, EnginePosition(BEFORE, (), variant="makruk"), 6000)
     assert lines is not None and BLUNDER not in {line.pv[0] for line in lines}  # off the line
     now = win_chance(lines[0].score_cp, lines[0].mate) if now is None else now
-    return list(_blunders(engine, board, BEFORE, [], lines, now, random.Random(1), settings, "makruk"))
+    return list(_blunders(engine, board, board.legal_moves(), BEFORE, [], lines, now, random.Random(1), settings,
+                          "makruk"))
 
 
 def test_a_blunder_off_the_line_gives_its_punishment_as_a_puzzle() -> None:
