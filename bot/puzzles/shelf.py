@@ -57,7 +57,7 @@ class Shelf:
         self.targets = targets
         self.state = state
         self.engine = engine
-        self.check = EngineCheck(engine)
+        self.check = EngineCheck(engine, look_ahead=True)
         self.run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{header.get('seed', 'mine')}"
         self.header = header
         banks = {v: load_bank(bank_path(v, directory)) for v in targets}

@@ -4,8 +4,11 @@ screened at each position not yet decided, each shot offered once a game (docs/p
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any
 
 from bot.engines import EnginePosition, SyncUciEngine
+from bot.engines.uci import UciResult
 from bot.puzzles.acceptance import win_chance
 from bot.puzzles.engine_check import EngineCheck
 from bot.puzzles.selfplay import PlaySettings, _blunders, one_per_shot, puzzle_fen, screen
@@ -58,3 +61,29 @@ def test_a_game_offers_each_shot_once() -> None:
     # A shot is the piece and its move: another piece's same move is another shot.
     found = [("fen-a", "Rd6a6"), ("fen-b", "nf5e3"), ("fen-c", "Rd6a6"), ("fen-d", "Ra1a8"), ("fen-e", "sf5e3")]
     assert list(one_per_shot(found)) == ["fen-a", "fen-b", "fen-d", "fen-e"]
+
+
+class _Counted(SyncUciEngine):
+    """The engine, counting its searches by node budget."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.nodes: list[int | None] = []
+
+    def go(self, position: EnginePosition, **limits: Any) -> UciResult:
+        self.nodes.append(limits.get("nodes"))
+        return super().go(position, **limits)
+
+
+def test_the_probe_screens_only_the_blunders_that_lose_enough() -> None:
+    settings = PlaySettings(blunders=99)
+    with _Counted(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        found = _screen(engine, replace(settings, probe_nodes=0))
+        screened = engine.nodes.count(settings.blunder_nodes)
+        engine.nodes.clear()
+        engine.new_game()
+        assert _screen(engine, settings) == found  # the Rua's loss passes the probe
+        probed = engine.nodes.count(settings.probe_nodes)
+        assert probed == screened  # every blunder is probed ...
+        assert 1 <= engine.nodes.count(settings.blunder_nodes) < screened  # ... those losing little are not screened
