@@ -10,6 +10,8 @@ before each blunder's screen, and the acceptance's look-ahead at the smaller bud
    (``EngineCheck(look_ahead=...)``); reported: the CPU of each, the puzzles each accepted, and
    the candidates on which they disagree (the look-ahead may refuse a line the full build
    accepts, where its replies at the smaller budget differ).
+3. End to end, per self-play mode: the puzzles accepted among its candidates, per CPU-hour of
+   its games and their candidates' acceptance (with the look-ahead).
 
 The figures: docs/PERFORMANCE.md and docs/puzzles.md.
 """
@@ -43,11 +45,16 @@ def main() -> None:
           f"{args.games} games, seed {args.seed}")
     with SyncUciEngine(DEFAULT_ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
         engine.start()
-        found = self_play(engine, args)
-        accept(engine, args.variant, sorted(set().union(*found.values())))
+        found, play_cpu = self_play(engine, args)
+        accepted, accept_cpu = accept(engine, args.variant, sorted(set().union(*found.values())))
+        for mode, fens in found.items():  # end to end: the games, then their candidates' acceptance
+            hours = (play_cpu[mode] + sum(accept_cpu[fen] for fen in fens)) / 3600
+            kept = sum(fen in accepted for fen in fens)
+            print(f"end to end, {mode:>8}: {kept} accepted in {hours * 60:.1f} CPU-min, "
+                  f"{kept / hours:.1f} per CPU-hour")
 
 
-def self_play(engine: SyncUciEngine, args: argparse.Namespace) -> dict[str, list[str]]:
+def self_play(engine: SyncUciEngine, args: argparse.Namespace) -> tuple[dict[str, list[str]], dict[str, float]]:
     cpu = dict.fromkeys(PLAY, 0.0)
     found: dict[str, list[str]] = {mode: [] for mode in PLAY}
     for game in range(args.games):
@@ -61,12 +68,14 @@ def self_play(engine: SyncUciEngine, args: argparse.Namespace) -> dict[str, list
               f"{len(found[mode]) / cpu[mode] * 60:.1f} per CPU-minute")
     rates = {mode: len(found[mode]) / cpu[mode] for mode in PLAY}
     print(f"candidates per CPU-second, probe / no probe: {rates['probe'] / rates['no probe']:.2f}x")
-    return found
+    return found, cpu
 
 
-def accept(engine: SyncUciEngine, variant: str, fens: list[str]) -> None:
+def accept(engine: SyncUciEngine, variant: str, fens: list[str]) -> tuple[set[str], dict[str, float]]:
+    """The candidates the full build accepts, and each one's CPU with the look-ahead."""
     checks = {"look-ahead": EngineCheck(engine, look_ahead=True), "full": EngineCheck(engine)}
     cpu = dict.fromkeys(checks, 0.0)
+    each: dict[str, float] = {}
     kept: dict[str, set[str]] = {mode: set() for mode in checks}
     for fen in fens:
         for mode, check in checks.items():
@@ -76,12 +85,16 @@ def accept(engine: SyncUciEngine, variant: str, fens: list[str]) -> None:
                 kept[mode].add(fen)
             except Rejected:
                 pass
-            cpu[mode] += cpu_seconds() - before
+            spent = cpu_seconds() - before
+            cpu[mode] += spent
+            if mode == "look-ahead":
+                each[fen] = spent
     for mode in checks:
         print(f"acceptance, {mode:>10}: {len(fens)} candidates in {cpu[mode]:.0f} CPU-s, {len(kept[mode])} accepted")
     print(f"acceptance CPU, full / look-ahead: {cpu['full'] / cpu['look-ahead']:.2f}x; "
           f"accepted by the full build alone: {len(kept['full'] - kept['look-ahead'])}, "
           f"by the look-ahead alone: {len(kept['look-ahead'] - kept['full'])}")
+    return kept["full"], each
 
 
 if __name__ == "__main__":

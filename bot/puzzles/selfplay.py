@@ -14,9 +14,10 @@ seldom. So at each position not yet decided, ``blunders`` legal moves the search
 among its best are tried off the line (the game goes on along its own moves), and the position
 after each is screened like one of the game's, from a search of ``blunder_nodes``: a blunder's
 punishment, as the puzzles of real games are (the yield with and without: docs/puzzles.md).
-A quick probe first (``probe_nodes``) passes over the half of them that lose too little. A
-game offers a shot once: a candidate whose best move (the piece and its move) one of the
-game's earlier candidates had is passed over (the next plies' blunders often leave the same).
+A quick probe first (``probe_nodes``) passes over most of them: they lose too little, or
+another move punishes them as well. A game offers a shot once: a candidate whose best move
+(the piece and its move) one of the game's earlier candidates had is passed over (the next
+plies' blunders often leave the same).
 
 Where a count could matter (no Bia on the board, and a side with fewer than three pieces), every
 position where the side to move sees a short mate is a candidate, under the count that leaves
@@ -61,11 +62,13 @@ class PlaySettings:
     drawn_plies: int = 12  # plies in a row seen drawn without a Bia that end a game
     blunders: int = 3  # moves off the line tried at each position not yet decided
     blunder_nodes: int = 12_000  # the screen's budget after each
-    # A first look after each blunder (MultiPV 1; 0: none), and the punisher's score it must
-    # see for the screen to follow: half the blunders lose less, and the probe costs a sixth
-    # of a screen (in 15 games it passed 49% of them and 75 of their 76 candidates).
+    # A first look after each blunder (MultiPV 2; 0: none), a sixth of a screen: the screen
+    # follows only where the punisher sees a mate or ``probe_cp``, its second move at least
+    # ``probe_gap`` behind. In 20 games it passed 14% of the blunders and 78 of the 84
+    # candidates their screens found (docs/puzzles.md).
     probe_nodes: int = 2_000
     probe_cp: int = 150
+    probe_gap: float = 0.1
     # Without races a game ends once the side to move sees this win chance either way (about
     # +1,700 cp in Makruk): in 45 Makruk games no other candidate came after it, 17% of the CPU.
     decided: float = 0.85
@@ -138,19 +141,22 @@ def _blunders(engine: SyncUciEngine, board: Board, legal: list[Move], start: str
         if after.is_game_over() or not count_cannot_matter(after):
             continue
         position = EnginePosition(start, (*moves, move.uci()), variant=variant)
-        if s.probe_nodes and not _punishes(engine, position, s):
+        if s.probe_nodes and not _punishes(engine, position, variant, s):
             continue
         replies = screen(engine, position, s.blunder_nodes)
         if replies is not None and _promising(replies, -now, variant, s):
             yield puzzle_fen(after), shot(after, replies[0])
 
 
-def _punishes(engine: SyncUciEngine, position: EnginePosition, s: PlaySettings) -> bool:
-    """Whether a quick look (``probe_nodes``, MultiPV 1) sees the side to move mate or reach
-    ``probe_cp``: a blunder's punishment worth the screen."""
-    result = engine.go(position, nodes=s.probe_nodes, multipv=1, timeout=PLAY_SECONDS)
-    best = next((x for x in result.lines if x.multipv == 1 and x.pv), None)
-    return best is not None and (best.mates or (best.score_cp or 0) >= s.probe_cp)
+def _punishes(engine: SyncUciEngine, position: EnginePosition, variant: str, s: PlaySettings) -> bool:
+    """Whether a quick look (``probe_nodes``, MultiPV 2) sees the side to move mate or reach
+    ``probe_cp`` with its second choice ``probe_gap`` behind: a punishment worth the screen."""
+    result = engine.go(position, nodes=s.probe_nodes, multipv=2, timeout=PLAY_SECONDS)
+    lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
+    if not lines or not (lines[0].mates or (lines[0].score_cp or 0) >= s.probe_cp):
+        return False
+    return len(lines) == 1 or (win_chance(lines[0].score_cp, lines[0].mate, variant)
+                               - win_chance(lines[1].score_cp, lines[1].mate, variant)) >= s.probe_gap
 
 
 def screen(engine: SyncUciEngine, position: EnginePosition, nodes: int) -> list[InfoLine] | None:

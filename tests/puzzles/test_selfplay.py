@@ -7,11 +7,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from bot.engines import EnginePosition, SyncUciEngine
-from bot.engines.uci import UciResult
+from bot.engines.uci import InfoLine, UciResult
 from bot.puzzles.acceptance import win_chance
 from bot.puzzles.engine_check import EngineCheck
-from bot.puzzles.selfplay import PlaySettings, _blunders, one_per_shot, puzzle_fen, screen
+from bot.puzzles.selfplay import PlaySettings, _blunders, _punishes, one_per_shot, puzzle_fen, screen
 from bot.puzzles.shelf import make_puzzle
 from bot.puzzles.verify import verify_puzzle
 from makruk import Board, Move
@@ -87,3 +89,28 @@ def test_the_probe_screens_only_the_blunders_that_lose_enough() -> None:
         probed = engine.nodes.count(settings.probe_nodes)
         assert probed == screened  # every blunder is probed ...
         assert 1 <= engine.nodes.count(settings.blunder_nodes) < screened  # ... those losing little are not screened
+
+
+class _Answers:
+    """Stands in for the engine with recorded MultiPV answers: the probe's rule alone."""
+
+    def __init__(self, *lines: tuple[int | None, int | None]) -> None:
+        self.lines = tuple(InfoLine(cp, mate, (f"a{n + 1}a{n + 2}",), multipv=n + 1)
+                           for n, (cp, mate) in enumerate(lines))
+
+    def go(self, position: EnginePosition, **limits: Any) -> UciResult:
+        assert limits["nodes"] == PlaySettings().probe_nodes and limits["multipv"] == 2
+        return UciResult(self.lines[0].pv[0], self.lines)
+
+
+@pytest.mark.parametrize(("lines", "screened"), [
+    (((400, None), (-20, None)), True),  # a Rua won, nothing else wins
+    (((None, 3), (0, None)), True),  # a mate, and nothing else wins
+    (((None, 3), (None, 5)), False),  # a slower mate too: the screen would refuse it as well
+    (((100, None), (-20, None)), False),  # too little lost
+    (((400, None), (350, None)), False),  # another move punishes it as well
+    (((400, None),), True),  # one legal move
+])
+def test_the_probe_wants_a_loss_that_one_move_punishes(lines: tuple, screened: bool) -> None:
+    position = EnginePosition(BEFORE, (), variant="makruk")
+    assert _punishes(_Answers(*lines), position, "makruk", PlaySettings()) is screened  # type: ignore[arg-type]
