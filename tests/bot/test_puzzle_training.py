@@ -203,7 +203,9 @@ async def test_puzzlerating_of_another_player(games: GameService) -> None:
     assert reply.data is not None and reply.data["puzzle_rating"]["rating"] > 1500
     assert (await say(games, "alice", "puzzlerating @nobody"))[0].error == "unknown_player"
     none = (await say(games, "alice", "puzzlerating"))[0]
-    assert "no puzzle rating yet" in none.text
+    assert none.text.startswith("You have no puzzle rating yet")  # one's own, in the second person
+    await say(games, "carol", "puzzle")  # in the group: known, and unrated
+    assert (await say(games, "alice", "puzzlerating @carol"))[0].text.startswith("carol has no puzzle rating yet")
 
 
 def test_every_training_text_the_code_uses_is_in_every_catalogue() -> None:

@@ -127,9 +127,9 @@ class Training(DailyPosts):
         else:
             player = await self._player(msg)
         mine = await self.storage.player_puzzle_rating(player.id)
-        if mine.rating is None:
-            text = self.t(language, "training.rating.none", name=player.display_name,
-                          start=round(glicko2.PLAYER_START_RATING))
+        if mine.rating is None:  # "you has no rating" would read badly: one's own has its own words
+            text = self.t(language, "training.rating.none" if msg.mentions else "training.rating.none_self",
+                          name=player.display_name, start=round(glicko2.PLAYER_START_RATING))
         else:
             text = self.t(language, "training.rating.show", name=player.display_name, rating=round(mine.rating.rating),
                           deviation=round(mine.rating.deviation), rated=mine.rating.count, solved=mine.solved)
