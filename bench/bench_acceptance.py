@@ -3,8 +3,8 @@ before each blunder's screen, and the acceptance's look-ahead at the smaller bud
 
     .venv/bin/python bench/bench_acceptance.py [--variant makruk] [--games 20] [--seed 1]
 
-1. Self-play: each seeded game is played twice, with the probe (``PlaySettings()``) and without
-   (``probe_nodes=0``), in turn; reported: the CPU (this process and its engine) and the
+1. Self-play: each seeded game is played twice, with the probe (``probe_nodes=PROBE_NODES``)
+   and without (``PlaySettings()``, the generator's), in turn; reported: the CPU (this process and its engine) and the
    candidates each found, and candidates per CPU-minute.
 2. The acceptance: every candidate of step 1 is built with and without the look-ahead, in turn
    (``EngineCheck(look_ahead=...)``); reported: the CPU of each, the puzzles each accepted, and
@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engines import SyncUciEngine
 from bot.puzzles.engine_check import EngineCheck, Rejected
-from bot.puzzles.selfplay import PlaySettings, candidates
+from bot.puzzles.selfplay import PROBE_NODES, PlaySettings, candidates
 from bot.puzzles.shelf import DEFAULT_ENGINE, cpu_seconds
 
-PLAY = {"probe": PlaySettings(), "no probe": PlaySettings(probe_nodes=0)}
+PLAY = {"probe": PlaySettings(probe_nodes=PROBE_NODES), "no probe": PlaySettings()}
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from bot.engines import EnginePosition, SyncUciEngine
 from bot.engines.uci import InfoLine, UciResult
 from bot.puzzles.acceptance import win_chance
 from bot.puzzles.engine_check import EngineCheck
-from bot.puzzles.selfplay import PlaySettings, _blunders, _punishes, one_per_shot, puzzle_fen, screen
+from bot.puzzles.selfplay import PROBE_NODES, PlaySettings, _blunders, _punishes, one_per_shot, puzzle_fen, screen
 from bot.puzzles.shelf import make_puzzle
 from bot.puzzles.verify import verify_puzzle
 from makruk import Board, Move
@@ -78,7 +78,7 @@ class _Counted(SyncUciEngine):
 
 
 def test_the_probe_screens_only_the_blunders_that_lose_enough() -> None:
-    settings = PlaySettings(blunders=99)
+    settings = PlaySettings(blunders=99, probe_nodes=PROBE_NODES)
     with _Counted(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
         engine.start()
         found = _screen(engine, replace(settings, probe_nodes=0))
@@ -99,7 +99,7 @@ class _Answers:
                            for n, (cp, mate) in enumerate(lines))
 
     def go(self, position: EnginePosition, **limits: Any) -> UciResult:
-        assert limits["nodes"] == PlaySettings().probe_nodes and limits["multipv"] == 2
+        assert limits["nodes"] == PROBE_NODES and limits["multipv"] == 2
         return UciResult(self.lines[0].pv[0], self.lines)
 
 
@@ -113,4 +113,5 @@ class _Answers:
 ])
 def test_the_probe_wants_a_loss_that_one_move_punishes(lines: tuple, screened: bool) -> None:
     position = EnginePosition(BEFORE, (), variant="makruk")
-    assert _punishes(_Answers(*lines), position, "makruk", PlaySettings()) is screened  # type: ignore[arg-type]
+    settings = PlaySettings(probe_nodes=PROBE_NODES)
+    assert _punishes(_Answers(*lines), position, "makruk", settings) is screened  # type: ignore[arg-type]
