@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.config import Settings
-from bot.engines import RandomMover
+from bot.engines import EnginePosition, RandomMover, SyncUciEngine
+from bot.engines.uci import UciResult
 from bot.messages import Notice, Platform
 from bot.services.games import GameService
 from bot.services.outbox import Outbox
@@ -26,6 +28,20 @@ MATE1 = Puzzle("t-mate1", "7k/8/4p2K/8/8/4P3/8/R7 w - - 0 1", ("a1a8",), 700, ("
 MATERIAL = Puzzle("t-material", "2Nr4/5ks1/2srnm1p/p1p4P/PpP1RMn1/1P4SR/8/2S1K3 w - - 0 39", ("c8d6",), 900,
                   ("material", "capture", "ma"), "test")
 FLOW_PUZZLES = [MATE2, MATE2_TWO_ENDINGS, MATE1, MATERIAL]
+
+
+
+class CountingEngine(SyncUciEngine):
+    """Fairy-Stockfish, noting the node budget of every search it is sent (``nodes``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.nodes: list[int | None] = []
+
+    def go(self, position: EnginePosition, **limits: Any) -> UciResult:
+        self.nodes.append(limits.get("nodes"))
+        return super().go(position, **limits)
+
 
 BANDS = ((0, 799), (800, 999), (1000, 1199), (1200, 1399), (1400, 1599), (1600, 1799), (1800, 9999))
 

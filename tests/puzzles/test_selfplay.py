@@ -18,6 +18,8 @@ from bot.puzzles.shelf import make_puzzle
 from bot.puzzles.verify import verify_puzzle
 from makruk import Board, Move
 
+from .support import CountingEngine
+
 ENGINE = "/usr/games/fairy-stockfish"
 # Black to move holds the balance (its Rua on g7); Rua g8 lets a check on the eighth rank
 # skewer the Khun and the Rua: Ra8+, Kd7, Rxg8.
@@ -65,21 +67,9 @@ def test_a_game_offers_each_shot_once() -> None:
     assert list(one_per_shot(found)) == ["fen-a", "fen-b", "fen-d", "fen-e"]
 
 
-class _Counted(SyncUciEngine):
-    """The engine, counting its searches by node budget."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.nodes: list[int | None] = []
-
-    def go(self, position: EnginePosition, **limits: Any) -> UciResult:
-        self.nodes.append(limits.get("nodes"))
-        return super().go(position, **limits)
-
-
 def test_the_probe_screens_only_the_blunders_that_lose_enough() -> None:
     settings = PlaySettings(blunders=99, probe_nodes=PROBE_NODES)
-    with _Counted(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+    with CountingEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
         engine.start()
         found = _screen(engine, replace(settings, probe_nodes=0))
         screened = engine.nodes.count(settings.blunder_nodes)
