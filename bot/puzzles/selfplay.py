@@ -2,12 +2,12 @@
 
 After a few random plies a strong side (``play_nodes`` a move) plays a weak one (``weak_nodes``,
 now and then its second or third choice), so games end in mates and blunders. Every move is
-replayed by the project's rules (a move they refuse ends the game). The game's own MultiPV 3
-search is the cheap screen: a position is a candidate when the side to move sees a short mate
-that its second choice does not match, or a clear gain it is not already ahead by, the second
-choice clearly worse, and which it was not already winning clearly before the opponent's move
-(far ahead, a side nearly always has a second, slower mate). Sittuyin's positions count only
-once both armies are deployed.
+replayed by the project's rules (one they refuse gives way to the engine's next choice; none
+left ends the game). The game's own MultiPV 3 search is the cheap screen: a position is a
+candidate when the side to move sees a short mate that its second choice does not match, or a
+clear gain it is not already ahead by, the second choice clearly worse, and which it was not
+already winning clearly before the opponent's move (far ahead, a side nearly always has a
+second, slower mate). Sittuyin's positions count only once both armies are deployed.
 
 Most of a game's middlegame positions hold no tactic, and the weak side's own mistakes come
 seldom. So at each position not yet decided, ``blunders`` legal moves the search does not rank
@@ -112,10 +112,12 @@ def candidates(engine: SyncUciEngine, variant: str, rng: random.Random, s: PlayS
             if deployed and abs(now) < s.decided and -now <= max(s.max_before_mate, s.max_before_material):
                 found.extend(_blunders(engine, board, legal, start, moves, lines, now, rng, s, variant))
             before = -now  # the next mover's view
-            move = Move.from_uci(_choose(lines, rng, s, wild=board.turn != strong))
-            if move not in legal:
-                log.warning("engine move %s is illegal under our rules in %s; game ends", move, board.fen())
+            playable = _playable(lines, legal)
+            if not playable:
+                log.warning("engine moves %s are illegal under our rules in %s; game ends",
+                            " ".join(line.pv[0] for line in lines), board.fen())
                 break
+            move = Move.from_uci(_choose(playable, rng, s, wild=board.turn != strong))
         board.push(move)
         moves.append(move.uci())
     yield from one_per_shot(found)
@@ -157,8 +159,7 @@ def _punishes(engine: SyncUciEngine, position: EnginePosition, variant: str, s: 
     lines = [x for x in sorted(result.lines, key=lambda x: x.multipv) if x.pv]
     if not lines or not (lines[0].mates or (lines[0].score_cp or 0) >= s.probe_cp):
         return False
-    return len(lines) == 1 or (win_chance(lines[0].score_cp, lines[0].mate, variant)
-                               - win_chance(lines[1].score_cp, lines[1].mate, variant)) >= s.probe_gap
+    return _gap(lines, variant) >= s.probe_gap
 
 
 def screen(engine: SyncUciEngine, position: EnginePosition, nodes: int) -> list[InfoLine] | None:
@@ -197,6 +198,13 @@ def deploying(board: Board) -> bool:
     return bool(in_deployment and in_deployment())
 
 
+def _playable(lines: list[InfoLine], legal: list[Move]) -> list[InfoLine]:
+    """The lines whose first move the project's rules allow. Where Fairy-Stockfish differs from
+    them (11.1 on Ouk's leaps: docs/variants.md), the game goes on along its next choice."""
+    allowed = {move.uci() for move in legal}
+    return [line for line in lines if line.pv[0] in allowed]
+
+
 def _choose(lines: list[InfoLine], rng: random.Random, s: PlaySettings, *, wild: bool) -> str:
     best = lines[0]
     if best.mates:
@@ -219,11 +227,18 @@ def _promising(lines: list[InfoLine], before: float, variant: str, s: PlaySettin
     """A blunder's punishment, as lichess finds its candidates: the side to move was not clearly
     winning before the opponent's move, and now has a mate or a gain its second choice misses."""
     best = lines[0]
-    second = lines[1] if len(lines) > 1 else None
-    gap = 2.0 if second is None else (win_chance(best.score_cp, best.mate, variant)
-                                      - win_chance(second.score_cp, second.mate, variant))
+    gap = _gap(lines, variant)
     if best.mates:
         return (best.mate is not None and best.mate <= MAX_SOLVER_MOVES and gap >= 0.75 * MARGIN_MATE
                 and before <= s.max_before_mate)
     return (best.score_cp is not None and best.score_cp >= s.min_win_cp and gap >= 0.75 * MARGIN
             and before <= s.max_before_material)
+
+
+def _gap(lines: list[InfoLine], variant: str) -> float:
+    """How far the second line's win chance is behind the best's: 2.0, the whole scale, when
+    the best is the only move."""
+    if len(lines) < 2:
+        return 2.0
+    best, second = lines[0], lines[1]
+    return win_chance(best.score_cp, best.mate, variant) - win_chance(second.score_cp, second.mate, variant)

@@ -13,7 +13,16 @@ from bot.engines import EnginePosition, SyncUciEngine
 from bot.engines.uci import InfoLine, UciResult
 from bot.puzzles.acceptance import win_chance
 from bot.puzzles.engine_check import EngineCheck
-from bot.puzzles.selfplay import PROBE_NODES, PlaySettings, _blunders, _punishes, one_per_shot, puzzle_fen, screen
+from bot.puzzles.selfplay import (
+    PROBE_NODES,
+    PlaySettings,
+    _blunders,
+    _playable,
+    _punishes,
+    one_per_shot,
+    puzzle_fen,
+    screen,
+)
 from bot.puzzles.shelf import make_puzzle
 from bot.puzzles.verify import verify_puzzle
 from makruk import Board, Move
@@ -105,3 +114,15 @@ def test_the_probe_wants_a_loss_that_one_move_punishes(lines: tuple, screened: b
     position = EnginePosition(BEFORE, (), variant="makruk")
     settings = PlaySettings(probe_nodes=PROBE_NODES)
     assert _punishes(_Answers(*lines), position, "makruk", settings) is screened  # type: ignore[arg-type]
+
+
+def test_a_move_the_rules_refuse_gives_way_to_the_engines_next_choice() -> None:
+    # From a generator's game: Fairy-Stockfish 11.1 chose the Neang's double step d8d6, which
+    # would take White's Met on d6; the leap never captures (RULES.md), so the game goes on
+    # along the engine's next line instead of ending there.
+    board = Board("r2m1sr1/1k1s4/1p1M~p2p/pNp2p2/PnP2n2/1P1P3P/1S1MSK1R/R5N1 b d - 2 16", variant="cambodian")
+    legal = board.legal_moves()
+    assert Move.from_uci("d8d6") not in legal and Move.from_uci("b7c8") in legal
+    lines = [InfoLine(120, None, ("d8d6",), multipv=1), InfoLine(40, None, ("b7c8",), multipv=2)]
+    assert [line.pv[0] for line in _playable(lines, legal)] == ["b7c8"]
+    assert _playable(lines[:1], legal) == []  # nothing left: the game ends
