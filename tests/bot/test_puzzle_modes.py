@@ -120,3 +120,25 @@ async def test_a_run_does_not_take_the_chats_puzzle(games: GameService) -> None:
     assert streak["puzzle"]["id"] != served["puzzle"]["id"] and "Streak: 1." in one["text"]
     # With the run over, a move answers the chat's puzzle again (and is rated).
     assert solved["kind"] == "puzzle_solved" and "puzzle_rating" in solved
+
+
+async def test_a_modes_word_alone_to_the_bot_means_the_puzzle_command(games: GameService) -> None:
+    # "storm" as lichess's players say it, "skip" in a Streak; in a group only when the bot is
+    # spoken to, so the words in chatter start nothing.
+    storm, no_skip, stop, streak, skipped = await console(games, ["storm", "skip", "puzzle stop", "puzzle streak",
+                                                                  "skip"])
+    assert storm["kind"] == "puzzle" and "Puzzle Storm" in storm["text"]
+    assert streak["kind"] == "puzzle" and "Puzzle Streak" in streak["text"]
+    assert no_skip["error"] == "storm_no_skip" and "10 s" in no_skip["text"]  # not "no skip left"
+    assert stop["puzzle_run"]["mode"] == "storm"
+    assert skipped["kind"] == "puzzle" and "Skipped." in skipped["text"]
+    assert await say(games, "alice", "race", addressed=False) == []
+    started = (await say(games, "alice", "!race", addressed=False))[0]
+    assert started.kind == "puzzle" and "Puzzle Race" in started.text
+
+
+async def test_a_race_stopped_before_any_point_shows_no_empty_standings(games: GameService) -> None:
+    await say(games, "alice", "puzzle race")
+    stopped = (await say(games, "alice", "puzzle race stop"))[0]
+    assert stopped.kind == "puzzle_run_over" and "\n\n" not in stopped.text
+    assert stopped.text.splitlines() == ["Race stopped.", "Race over! Puzzles played: 0."]

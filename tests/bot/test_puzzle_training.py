@@ -73,10 +73,10 @@ async def console(games: GameService, steps: list[Step]) -> list[dict]:
 
 
 async def say(games: GameService, user: str, text: str, *, channel: str = "group:g", private: bool = False,
-              platform: str = "line") -> list[Reply]:
+              platform: str = "line", addressed: bool = True) -> list[Reply]:
     mentions = tuple(User(name, name) for name in re.findall(r"@(\w+)", text))
     msg = Incoming(platform, channel, User(user, user), text, community=channel, mentions=mentions,  # type: ignore[arg-type]
-                   private=private)
+                   private=private, addressed=addressed)
     replies = await games.handle(msg)
     await games.delivered(replies)
     return replies

@@ -16,12 +16,23 @@ if TYPE_CHECKING:
 
 commands = CommandGroup("puzzles")
 PUZZLE_COMMANDS = ("puzzle", "giveup", "subscribe", "unsubscribe", "puzzletop", "streak", "puzzlerating")
+# Said alone to the bot, these words of ``puzzle`` mean it ("storm" as lichess's players say it;
+# "skip" in a Streak). ``streak`` alone stays the daily streak's command.
+BARE_WORDS = frozenset({"puzzle_storm", "puzzle_race", "puzzle_skip"})
 
 
 async def puzzle_command(table: Table, ctx: Context, name: str, args: tuple[str, ...]) -> list[Reply]:
     if table.puzzles is None:
         raise Refusal("unknown_command")
     return await table.puzzles.command(ctx.msg, ctx.language, name, args, keep=keeper(table, ctx))
+
+
+def bare_word(table: Table, text: str) -> tuple[str, ...] | None:
+    """``text`` as the arguments of ``puzzle`` when it begins with one of ``BARE_WORDS``."""
+    words = tuple(text.split())
+    if table.puzzles is None or not words or table.catalog.word_for(words[0]) not in BARE_WORDS:
+        return None
+    return words
 
 
 def keeper(table: Table, ctx: Context) -> AnswerWith:

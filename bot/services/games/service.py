@@ -280,6 +280,8 @@ class GameService:
             return await moves.move(table, ctx, command.args)
         if not (ctx.msg.addressed or command.prefixed):
             return []  # ordinary chatter in a group
+        if (words := puzzle_routes.bare_word(table, text)) is not None:
+            return await puzzle_routes.puzzle_command(table, ctx, "puzzle", words)
         if ctx.game is None and moves.looks_like_move(ctx.board, text):
             raise Refusal("no_game")
         raise Refusal("unknown_command")

@@ -231,7 +231,9 @@ class Runs(Solving):
     async def _skip(self, msg: Incoming, language: str, keep: AnswerWith) -> list[Reply]:
         """``puzzle skip``: a Streak's next puzzle, once per run."""
         run, player = await self._own_run(msg)
-        if run.mode != "streak" or run.skips >= STREAK_SKIPS:
+        if run.mode != "streak":
+            raise Refusal("storm_no_skip")  # the player's other run
+        if run.skips >= STREAK_SKIPS:
             raise Refusal("no_skip")
         skipped = dataclasses.replace(run, skips=run.skips + 1)
         return await self._advance(msg, language, run, skipped, player, [self.t(language, "training.skipped")], keep)
@@ -244,9 +246,8 @@ class Runs(Solving):
         if run is None:
             raise Refusal("no_run")
         lines = [self.t(language, "training.stopped", mode=self.t(language, f"training.mode.{run.mode}"))]
-        if run.mode == "race":
-            lines.append(self._standings(language, {s.display_name: s.score
-                                                    for s in await self.storage.race_scores(run.id)}))
+        if run.mode == "race" and (scores := await self.storage.race_scores(run.id)):
+            lines.append(self._standings(language, {s.display_name: s.score for s in scores}))
         return await self._finish(msg, language, run, player, lines, keep)
 
     async def _own_run(self, msg: Incoming) -> tuple[PuzzleRun, Player]:
