@@ -3,11 +3,12 @@ real games): what they hold, and keeping a candidate that passes.
 
 A candidate is offered with its variant. It is skipped when its position was seen (as a puzzle
 or as a step of one) or its variant's bank is full, or when it is a counting race and the races
-have their share; otherwise the acceptance (``engine_check.EngineCheck.build``) and the rules'
-proof (``verify.verify_puzzle``) decide, and a puzzle that repeats another's idea (``pattern``)
-is refused. A kept puzzle's engine output is appended to the
-variant's verification file, then the puzzle to its bank (each line written whole and synced),
-after a header naming the run before the run's first puzzle in that bank. ``play`` offers a
+have their share. It is refused before the engine looks when the side to move mates at once and
+the warm-ups (mates in 1) have their share; otherwise the acceptance
+(``engine_check.EngineCheck.build``) and the rules' proof (``verify.verify_puzzle``) decide, and
+a puzzle that repeats another's idea (``pattern``) is refused. A kept puzzle's engine output is
+appended to the variant's verification file, then the puzzle to its bank (each line written
+whole and synced), after a header naming the run before the run's first puzzle in that bank. ``play`` offers a
 whole game's candidates (one counting race at most: a game's next positions are the same
 ending) and counts the game.
 
@@ -100,6 +101,9 @@ class Shelf:
             return None
         self.seen_positions.add(position_key(fen))
         count(self.state, variant, "candidates")
+        if self._warmups_full(variant) and _mates_at_once(fen, variant):
+            refused(self.state, variant, "warm-up: enough mates in 1")  # before the engine's searches
+            return None
         try:
             puzzle = make_puzzle(self.check, self.engine, fen, variant, run=self.run_id)
         except Rejected as why:
@@ -112,12 +116,15 @@ class Shelf:
         if idea in self.patterns:
             refused(self.state, variant, "repeat: another puzzle's line against the Khun on the same square")
             return None
-        if puzzle.mate_in == 1 and self.warmups[variant] >= WARMUP_SHARE * self.targets[variant]:
+        if puzzle.mate_in == 1 and self._warmups_full(variant):
             refused(self.state, variant, "warm-up: enough mates in 1")
             return None
         self._keep(puzzle, variant, race)
         self.patterns.add(idea)
         return puzzle
+
+    def _warmups_full(self, variant: str) -> bool:
+        return self.warmups[variant] >= WARMUP_SHARE * self.targets[variant]
 
     def _keep(self, puzzle: BankPuzzle, variant: str, race: bool) -> None:
         record = {"id": puzzle.id, **puzzle.extra.pop("verification"), "engine": self.engine.id_name}
@@ -250,3 +257,15 @@ def cpu_seconds() -> float:
     except OSError:
         pass  # no /proc: the engine's time is not counted
     return own
+
+
+def _mates_at_once(fen: str, variant: str) -> bool:
+    """Whether the side to move has a mate in 1: its puzzle could only be a warm-up."""
+    board = Board(fen, variant=variant)
+    for move in board.legal_moves():
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return True
+    return False

@@ -16,7 +16,7 @@ from bot.puzzles.shelf import Shelf, load_state, puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
 from bot.puzzles.verify import verify_puzzle
 
-from .support import MATE2, MATE2_TWO_ENDINGS, MATERIAL
+from .support import MATE2, MATE2_TWO_ENDINGS, MATERIAL, CountingEngine
 
 ENGINE = "/usr/games/fairy-stockfish"
 
@@ -86,3 +86,14 @@ def test_a_puzzle_repeating_anothers_line_against_the_same_khun_square_is_refuse
     record = load_verification(tmp_path / "verification.jsonl")[kept.id]
     assert check_record(kept.moves, kept.kind, kept.mate_in, kept.variant, record) == []
     assert list(state["rejected"]["makruk"]) == ["repeat: another puzzle's line against the Khun on the same square"]
+
+
+def test_once_the_warm_ups_have_their_share_a_mate_in_1_is_refused_before_any_search(tmp_path: Path):
+    state = load_state(tmp_path / "state.json")
+    with CountingEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        shelf = Shelf(tmp_path, {"makruk": 10}, state, engine, {})  # a tenth of 10: one warm-up
+        assert shelf.offer(TRAP, "makruk") is not None and engine.nodes  # searched and kept
+        engine.nodes = []
+        assert shelf.offer(TRAP_AGAIN, "makruk") is None and engine.nodes == []
+    assert state["rejected"]["makruk"] == {"warm-up: enough mates in 1": 1}
