@@ -32,7 +32,8 @@ from .verify import count_cannot_matter, material, settle
 
 SEARCH_SECONDS = 60.0  # a search this long is an engine that hangs
 # The look-ahead's first look: the line built at 25,000 nodes alone, each margin at 0.6 of its
-# size. Of 175 Makruk candidates from fresh games, it refused 165 of the 170 the acceptance
+# size (it follows its own line there; the checks without a margin, a mate's length, the count,
+# apply as they are). Of 175 Makruk candidates from fresh games, it refused 165 of the 170 the acceptance
 # refuses (most at the first move, at a quarter of the 100,000-node search) and passed its 5;
 # it passes 232 of the bank's 253 puzzles that are neither races nor warm-ups (58 of Makruk's
 # 60). How it was chosen: docs/puzzles.md.
@@ -59,7 +60,8 @@ class Rejected(Exception):
 
 
 class EngineCheck:
-    """Fairy-Stockfish at the acceptance's budgets; one process for every variant."""
+    """Fairy-Stockfish at the acceptance's budgets; one process for every variant. The
+    ``sketch`` is a step of the ``look_ahead``: without it, there is none."""
 
     def __init__(self, engine: SyncUciEngine, budgets: Sequence[int] = BUDGETS, *, look_ahead: bool = False,
                  sketch: tuple[int, float] | None = SKETCH) -> None:
@@ -95,8 +97,8 @@ class EngineCheck:
         the searches they share. It may refuse a line the full build would accept, where its
         replies differ: 4 of the bank's 99 puzzles that are neither races nor warm-ups, for
         three fifths of the acceptance's CPU (docs/puzzles.md). Before it, the ``sketch``
-        (nodes, slack) builds the line at a smaller budget still, with looser margins, where
-        no first move is given (a real game's move is judged at the acceptance's budgets)."""
+        (nodes, slack) builds the line at a smaller budget still, with looser margins (not
+        for a line whose ``first`` move is given: that move is judged at the budgets)."""
         self._seen.clear()
         try:
             if self.sketch is not None and first is None:

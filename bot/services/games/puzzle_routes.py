@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 
 commands = CommandGroup("puzzles")
 PUZZLE_COMMANDS = ("puzzle", "giveup", "subscribe", "unsubscribe", "puzzletop", "streak", "puzzlerating")
-# Said alone to the bot, these words of ``puzzle`` mean it ("storm" as lichess's players say it;
-# "skip" in a Streak). ``streak`` alone stays the daily streak's command.
+# A message to the bot that begins with one of these words of ``puzzle`` means ``puzzle`` with
+# it ("storm" as lichess's players say it, "race stop", "skip" in a Streak). ``streak`` stays
+# the daily streak's own command.
 BARE_WORDS = frozenset({"puzzle_storm", "puzzle_race", "puzzle_skip"})
 
 

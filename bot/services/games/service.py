@@ -269,7 +269,8 @@ class GameService:
         return ctx
 
     async def _bare_text(self, ctx: Context, command: Command) -> list[Reply]:
-        """Text that is no command word: an answer to the chat's puzzle, a move, or chatter."""
+        """Text that is no command word: an answer to the chat's puzzle, a move, a puzzle mode's
+        word said to the bot (``puzzle_routes.bare_word``), or chatter."""
         text = command.args[0]
         table = self.table
         if table.puzzles is not None and (ctx.game is None or ctx.game.status != "active"):
