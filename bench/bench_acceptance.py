@@ -3,8 +3,8 @@ sketch and look-ahead, and (``--probe``) the probe before each blunder's screen.
 
     .venv/bin/python bench/bench_acceptance.py [--variant makruk] [--games 20] [--seed 1] [--probe] [--full]
 
-1. Self-play: the seeded games (``PlaySettings()``, the generator's), and with ``--probe`` each
-   game again with the probe (``probe_nodes=PROBE_NODES``), in turn; reported: the CPU (this
+1. Self-play: the seeded games (``PlaySettings()``, the generator's: with the probe), and with
+   ``--probe`` each game again without it (``probe_nodes=0``), in turn; reported: the CPU (this
    process and its engine) and the candidates each found, and candidates per CPU-minute.
 2. The acceptance: every candidate of step 1 is built by each check in turn: ``sketch`` (the
    generator's: ``EngineCheck(look_ahead=True)``), ``look-ahead`` (without the sketch) and, with
@@ -22,6 +22,7 @@ import argparse
 import platform
 import random
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engines import SyncUciEngine
 from bot.puzzles.engine_check import EngineCheck, Rejected
-from bot.puzzles.selfplay import PROBE_NODES, PlaySettings, candidates
+from bot.puzzles.selfplay import PlaySettings, candidates
 from bot.puzzles.shelf import DEFAULT_ENGINE, cpu_seconds
 
 
@@ -38,14 +39,14 @@ def main() -> None:
     parser.add_argument("--variant", default="makruk")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--probe", action="store_true", help="play each game with the probe too")
+    parser.add_argument("--probe", action="store_true", help="play each game without the probe too")
     parser.add_argument("--full", action="store_true", help="build each candidate without either look too")
     args = parser.parse_args()
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {args.variant}, "
           f"{args.games} games, seed {args.seed}")
-    play = {"no probe": PlaySettings()}
+    play = {"probe": PlaySettings()}
     if args.probe:
-        play["probe"] = PlaySettings(probe_nodes=PROBE_NODES)
+        play["no probe"] = replace(play["probe"], probe_nodes=0)
     with SyncUciEngine(DEFAULT_ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
         engine.start()
         checks = {"sketch": EngineCheck(engine, look_ahead=True),
@@ -75,7 +76,7 @@ def self_play(engine: SyncUciEngine, args: argparse.Namespace,
     for mode in play:
         print(f"self-play, {mode:>8}: {len(found[mode])} candidates in {cpu[mode]:.0f} CPU-s, "
               f"{len(found[mode]) / cpu[mode] * 60:.1f} per CPU-minute")
-    if "probe" in play:
+    if "no probe" in play:
         rates = {mode: len(found[mode]) / cpu[mode] for mode in play}
         print(f"candidates per CPU-second, probe / no probe: {rates['probe'] / rates['no probe']:.2f}x")
     return found, cpu

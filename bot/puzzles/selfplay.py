@@ -14,10 +14,10 @@ seldom. So at each position not yet decided, ``blunders`` legal moves the search
 among its best are tried off the line (the game goes on along its own moves), and the position
 after each is screened like one of the game's, from a search of ``blunder_nodes``: a blunder's
 punishment, as the puzzles of real games are (the yield with and without: docs/puzzles.md).
-A quick probe first (``probe_nodes``, off by default) can pass over most of them: they lose
-too little, or another move punishes them as well. A game offers a shot once: a candidate whose best move
-(the piece and its move) one of the game's earlier candidates had is passed over (the next
-plies' blunders often leave the same).
+A quick probe first (``probe_nodes``; 0 turns it off) passes over most of them: they lose too
+little, or another move punishes them as well. A game offers a shot once: a candidate whose
+best move (the piece and its move) one of the game's earlier candidates had is passed over (the
+next plies' blunders often leave the same).
 
 Where a count could matter (no Bia on the board, and a side with fewer than three pieces), every
 position where the side to move sees a short mate is a candidate, under the count that leaves
@@ -44,7 +44,7 @@ from .verify import count_cannot_matter
 log = logging.getLogger(__name__)
 
 PLAY_SECONDS = 30.0
-PROBE_NODES = 2_000  # the probe's budget when it is on (``PlaySettings.probe_nodes``)
+PROBE_NODES = 2_000  # the probe's budget (``PlaySettings.probe_nodes``)
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,10 @@ class PlaySettings:
     blunder_nodes: int = 12_000  # the screen's budget after each
     # A first look after each blunder (MultiPV 2; 0: none), a sixth of a screen: the screen
     # follows only where the punisher sees a mate or ``probe_cp``, its second move at least
-    # ``probe_gap`` behind. It passed 14% of the blunders and 78 of 84 candidates, but in two
-    # runs of ``bench/bench_acceptance.py`` its candidates gave fewer puzzles per CPU-hour
-    # (30 against 55, on 25 puzzles): off until a longer run says otherwise (docs/puzzles.md).
-    probe_nodes: int = 0
+    # ``probe_gap`` behind. It passed 14% of the blunders and 78 of 84 candidates, and 199 of
+    # the 218 bank puzzles found without it: twice the candidates per CPU for a tenth of the
+    # puzzles. (Two end-to-end runs whose games parted said otherwise: docs/puzzles.md.)
+    probe_nodes: int = PROBE_NODES
     probe_cp: int = 150
     probe_gap: float = 0.1
     # Without races a game ends once the side to move sees this win chance either way (about
