@@ -92,7 +92,7 @@ class EngineCheck:
         """The accepted line from ``fen`` (starting with ``first`` when given), or ``Rejected``.
 
         With ``look_ahead``, the line is first built at the smallest budget alone (the defender's
-        replies too), and refused there before any larger search: most candidates fail at a
+        replies too), and refused there before any larger search: many candidates fail at a
         later solver move, after the larger searches of the first. The full build then reuses
         the searches they share. It may refuse a line the full build would accept, where its
         replies differ: 4 of the bank's 99 puzzles that are neither races nor warm-ups, for
