@@ -35,7 +35,7 @@ from .acceptance import BUDGETS
 from .bank import BankPuzzle, append_records, bank_path, load_bank, verification_path
 from .engine_check import EngineCheck, Rejected
 from .themes import rating, tags
-from .verify import EXHAUSTIVE_UP_TO, verify_puzzle
+from .verify import EXHAUSTIVE_UP_TO, MateSearch, verify_puzzle
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class Shelf:
             return None
         self.seen_positions.add(position_key(fen))
         count(self.state, variant, "candidates")
-        if self._warmups_full(variant) and _mates_at_once(fen, variant):
+        if self._warmups_full(variant) and MateSearch(Board(fen, variant=variant)).mates_in(1):
             refused(self.state, variant, "warm-up: enough mates in 1")  # before the engine's searches
             return None
         try:
@@ -257,15 +257,3 @@ def cpu_seconds() -> float:
     except OSError:
         pass  # no /proc: the engine's time is not counted
     return own
-
-
-def _mates_at_once(fen: str, variant: str) -> bool:
-    """Whether the side to move has a mate in 1: its puzzle could only be a warm-up."""
-    board = Board(fen, variant=variant)
-    for move in board.legal_moves():
-        board.push(move)
-        mate = board.is_checkmate()
-        board.pop()
-        if mate:
-            return True
-    return False
