@@ -11,16 +11,21 @@ real games (``mine``). Resumable and incremental: after every game the state fil
 run's seed, each variant's game counter, its CPU time and what was kept and refused. A run
 stopped at any time continues where it stopped; a game cut short is played again from its own
 seed and its puzzles already kept are skipped.
+
+``workers`` runs (processes) fill the same banks at once, one a core, each with its own state
+file and seed (``worker_state``); the shelf keeps their targets and shares together.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..engines import SyncUciEngine
 from .bank import BANK_PATH
@@ -72,3 +77,27 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
 
 def _game_seed(seed: int, variant: str, counter: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}/{variant}/{counter}".encode()).digest()[:8], "big")
+
+
+def generate_in_parallel(settings: GenerateSettings, workers: int, *, directory: Path = BANK_PATH.parent,
+                         state_path: Path | None = None, **limits: Any) -> list[dict]:
+    """``generate`` in ``workers`` processes sharing the banks; returns their states, worker 0's
+    (in ``state_path``) first. Each worker's limits are ``limits``' (``max_seconds``,
+    ``max_games``, ``engine_path``)."""
+    state_path = state_path or directory / "generate-state.json"
+    jobs = [(replace(settings, seed=settings.seed + k), directory, worker_state(state_path, k), limits)
+            for k in range(workers)]
+    # Spawned, not forked: the caller may hold threads (the CLI runs under asyncio).
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return pool.map(_work, jobs)
+
+
+def worker_state(state_path: Path, worker: int) -> Path:
+    """Worker 0's state file is ``state_path``; worker k's has ``-{k+1}`` before its suffix."""
+    return state_path if worker == 0 else state_path.with_name(f"{state_path.stem}-{worker + 1}{state_path.suffix}")
+
+
+def _work(job: tuple[GenerateSettings, Path, Path, dict[str, Any]]) -> dict:
+    settings, directory, state_path, limits = job
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(levelname)s %(message)s")
+    return generate(settings, directory=directory, state_path=state_path, **limits)

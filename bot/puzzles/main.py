@@ -1,6 +1,6 @@
 """``makruk-bot puzzles ...``: make, prove and list the puzzle banks of the family.
 
-    makruk-bot puzzles generate [--variant V ...] [--target N] [--hours H] [--games N] [--seed S]
+    makruk-bot puzzles generate [--variant V ...] [--target N] [--hours H] [--games N] [--seed S] [--workers 2]
     makruk-bot puzzles mine [FILE.pgn ...] [--db [LOCATION]] [--variant V ...] [--target N] [--hours H]
     makruk-bot puzzles verify [--rules-only] [--prune] [--workers 2] [--exhaustive 4]
     makruk-bot puzzles accept --bank FILE      # re-run the acceptance, keep what passes
@@ -48,6 +48,8 @@ def add_parser(subparsers) -> None:
     gen.add_argument("--seed", type=int, help="a new state's seed (default: random; a resumed run keeps its own)")
     gen.add_argument("--state", type=Path, help="the state file (default: DIR/generate-state.json)")
     gen.add_argument("--hash", type=int, default=16, help="engine hash in MB")
+    gen.add_argument("--workers", type=int, default=1, help="runs at once, one a core, sharing the banks; worker "
+                     "k>1 keeps its state in STATE-k.json (default 1)")
 
     mine = actions.add_parser("mine", parents=[common], help="append accepted puzzles from real games (PGN)")
     mine.add_argument("pgn", type=Path, nargs="*", help="PGN files (PlayOK, pychess-variants, the bot's export)")
@@ -114,7 +116,7 @@ def _puzzles(args: argparse.Namespace) -> list[BankPuzzle]:
 
 
 def _generate(args: argparse.Namespace, engine: str) -> int:
-    from .generate import GenerateSettings, generate
+    from .generate import GenerateSettings, generate, generate_in_parallel
     from .shelf import TARGETS, yields
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
@@ -122,9 +124,15 @@ def _generate(args: argparse.Namespace, engine: str) -> int:
     targets = {v: args.target if args.target is not None else TARGETS[v] for v in variants}
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(31)
     options = GenerateSettings(targets=targets, seed=seed, hash_mb=args.hash)
-    state = generate(options, directory=args.dir, state_path=args.state, engine_path=engine,
-                     max_seconds=args.hours * 3600 if args.hours else None, max_games=args.games)
-    print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
+    if args.workers < 1:
+        print("--workers: at least 1", file=sys.stderr)
+        return 2
+    limits = {"engine_path": engine, "max_seconds": args.hours * 3600 if args.hours else None,
+              "max_games": args.games}
+    states = ([generate(options, directory=args.dir, state_path=args.state, **limits)] if args.workers == 1
+              else generate_in_parallel(options, args.workers, directory=args.dir, state_path=args.state, **limits))
+    for state in states:
+        print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
     return 0
 
 

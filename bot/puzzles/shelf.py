@@ -12,18 +12,26 @@ whole and synced), after a header naming the run before the run's first puzzle i
 whole game's candidates (one counting race at most: a game's next positions are the same
 ending) and counts the game.
 
+Several runs (processes, each with its own state file) may fill the same banks: a run keeps a
+puzzle holding a lock on its bank file, having first read what the others appended since it
+last looked, so the targets, the shares and the checks for a repeat hold for all of them
+together; it also reads the others' puzzles before each candidate, to spend no search on a
+full bank or share.
+
 The run's state (a JSON file) counts per variant the games, their CPU time, the candidates,
 what was kept and why the rest was refused; ``yields`` reads the puzzles per CPU-hour from it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,7 +40,7 @@ from makruk.counting import fen_count
 
 from ..engines import EnginePosition, SyncUciEngine
 from .acceptance import BUDGETS
-from .bank import BankPuzzle, append_records, bank_path, load_bank, verification_path
+from .bank import BankPuzzle, append_records, bank_path, verification_path
 from .engine_check import EngineCheck, Rejected
 from .themes import rating, tags
 from .verify import EXHAUSTIVE_UP_TO, MateSearch, verify_puzzle
@@ -61,17 +69,21 @@ class Shelf:
         self.check = EngineCheck(engine, look_ahead=True)
         self.run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{header.get('seed', 'mine')}"
         self.header = header
-        banks = {v: load_bank(bank_path(v, directory)) for v in targets}
-        self.have = {v: len(bank) for v, bank in banks.items()}
-        self.warmups = {v: sum(1 for p in bank if p.mate_in == 1) for v, bank in banks.items()}
-        self.races = {v: sum(1 for p in bank if "countingRace" in p.themes) for v, bank in banks.items()}
-        self.seen = {p.id for bank in banks.values() for p in bank}
-        self.seen_positions = {key for bank in banks.values() for p in bank for key in line_keys(p)}
-        self.patterns = {pattern(p) for bank in banks.values() for p in bank}
+        self.have = dict.fromkeys(targets, 0)
+        self.warmups = dict.fromkeys(targets, 0)
+        self.races = dict.fromkeys(targets, 0)
+        self.seen: set[str] = set()
+        self.seen_positions: set[str] = set()
+        self.patterns: set[tuple[str, tuple[str, ...], int]] = set()
         self.headed: set[str] = set()
+        self._read_to = dict.fromkeys(targets, 0)  # how far each bank file has been read
+        for variant in targets:
+            self._catch_up(variant)
 
     def short(self) -> list[str]:
-        """The variants still short of their target."""
+        """The variants still short of their target (other runs' puzzles counted)."""
+        for variant in self.targets:
+            self._catch_up(variant)
         return [v for v, n in self.targets.items() if self.have[v] < n]
 
     def racing(self, variant: str) -> bool:
@@ -94,10 +106,10 @@ class Shelf:
     def offer(self, fen: str, variant: str, *, raced: bool = False) -> BankPuzzle | None:
         """The puzzle kept from the candidate ``fen``, or None; ``raced``: a counting race was
         kept from the same game already (its next positions are the same ending)."""
+        self._catch_up(variant)
         if position_key(fen) in self.seen_positions or self.have[variant] >= self.targets[variant]:
             return None
-        race = fen_count(fen) is not None
-        if race and (raced or not self.racing(variant)):
+        if fen_count(fen) is not None and (raced or not self.racing(variant)):
             return None
         self.seen_positions.add(position_key(fen))
         count(self.state, variant, "candidates")
@@ -109,24 +121,33 @@ class Shelf:
         except Rejected as why:
             refused(self.state, variant, why.reason)
             return None
-        if puzzle.id in self.seen:
-            refused(self.state, variant, "duplicate id")
-            return None
-        idea = pattern(puzzle)
-        if idea in self.patterns:
-            refused(self.state, variant, "repeat: another puzzle's line against the Khun on the same square")
-            return None
-        if puzzle.mate_in == 1 and self._warmups_full(variant):
-            refused(self.state, variant, "warm-up: enough mates in 1")
-            return None
-        self._keep(puzzle, variant, race)
-        self.patterns.add(idea)
+        with locked(bank_path(variant, self.directory)):
+            self._catch_up(variant)  # what other runs kept while this one searched
+            reason = self._refusal(puzzle, variant)
+            if reason is not None:
+                refused(self.state, variant, reason)
+                return None
+            self._keep(puzzle, variant)
         return puzzle
+
+    def _refusal(self, puzzle: BankPuzzle, variant: str) -> str | None:
+        """Why the bank, as it is now, cannot take ``puzzle``; None if it can."""
+        if puzzle.id in self.seen:
+            return "duplicate id"
+        if pattern(puzzle) in self.patterns:
+            return "repeat: another puzzle's line against the Khun on the same square"
+        if self.have[variant] >= self.targets[variant]:
+            return "full: other runs filled the bank"
+        if puzzle.mate_in == 1 and self._warmups_full(variant):
+            return "warm-up: enough mates in 1"
+        if "countingRace" in puzzle.themes and not self.racing(variant):
+            return "race: enough counting races"
+        return None
 
     def _warmups_full(self, variant: str) -> bool:
         return self.warmups[variant] >= WARMUP_SHARE * self.targets[variant]
 
-    def _keep(self, puzzle: BankPuzzle, variant: str, race: bool) -> None:
+    def _keep(self, puzzle: BankPuzzle, variant: str) -> None:
         record = {"id": puzzle.id, **puzzle.extra.pop("verification"), "engine": self.engine.id_name}
         append_records(verification_path(variant, self.directory), [record])
         bank = bank_path(variant, self.directory)
@@ -136,14 +157,46 @@ class Shelf:
                                    "budgets": list(BUDGETS), **self.header,
                                    "started": datetime.now(UTC).isoformat(timespec="seconds")}])
         append_records(bank, [puzzle])
-        self.seen.add(puzzle.id)
-        self.seen_positions.update(line_keys(puzzle))  # not again as the tail of this line
-        self.have[variant] += 1
-        self.warmups[variant] += puzzle.mate_in == 1
-        self.races[variant] += race
+        self._catch_up(variant)  # counts it, as any puzzle read from the bank
         count(self.state, variant, "kept")
         log.info("kept %s %s %s (%s) rating %d: %s", variant, puzzle.id, puzzle.kind, " ".join(puzzle.moves),
                  puzzle.rating, ",".join(puzzle.themes))
+
+    def _catch_up(self, variant: str) -> None:
+        """Counts the puzzles appended to the variant's bank since it was last read (whole lines
+        only: another run may be writing one)."""
+        path = bank_path(variant, self.directory)
+        try:
+            with path.open("rb") as f:
+                f.seek(self._read_to[variant])
+                new = f.read()
+        except FileNotFoundError:
+            return
+        new = new[:new.rfind(b"\n") + 1]
+        self._read_to[variant] += len(new)
+        for line in new.decode("utf-8").splitlines():
+            record = json.loads(line) if line.strip() else {}
+            if "fen" in record:
+                self._note(BankPuzzle.from_json(record), variant)
+
+    def _note(self, puzzle: BankPuzzle, variant: str) -> None:
+        self.have[variant] += 1
+        self.warmups[variant] += puzzle.mate_in == 1
+        self.races[variant] += "countingRace" in puzzle.themes
+        self.seen.add(puzzle.id)
+        self.seen_positions.update(line_keys(puzzle))  # not again as the tail of a line
+        self.patterns.add(pattern(puzzle))
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Holds an exclusive lock on ``path`` (made if missing) against other runs."""
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def puzzle_id(fen: str, first_move: str, variant: str = "makruk") -> str:

@@ -84,3 +84,9 @@ def test_verify_runs_the_engine_again_and_reports_a_disagreement(tmp_path):
     done = run("verify", "--bank", str(bank))
     assert done.returncode == 1
     assert f"FAIL {puzzle.id}: engine again: the engine's output differs from the stored one" in done.stdout
+
+
+def test_generate_refuses_no_workers_and_writes_nothing(tmp_path):
+    done = run("generate", "--dir", str(tmp_path), "--workers", "0")
+    assert done.returncode == 2 and done.stderr.strip() == "--workers: at least 1"
+    assert list(tmp_path.iterdir()) == []

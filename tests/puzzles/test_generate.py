@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.engines import InfoLine, SyncUciEngine
 from bot.puzzles.acceptance import check_record
 from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, load_verification, read_records
-from bot.puzzles.generate import GenerateSettings, generate
+from bot.puzzles.generate import GenerateSettings, generate, generate_in_parallel, worker_state
 from bot.puzzles.selfplay import PlaySettings
 from bot.puzzles.shelf import Shelf, load_state, puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
@@ -97,3 +97,50 @@ def test_once_the_warm_ups_have_their_share_a_mate_in_1_is_refused_before_any_se
         engine.nodes = []
         assert shelf.offer(TRAP_AGAIN, "makruk") is None and engine.nodes == []
     assert state["rejected"]["makruk"] == {"warm-up: enough mates in 1": 1}
+
+
+def test_runs_sharing_the_banks_see_each_others_puzzles_before_searching(tmp_path: Path):
+    with CountingEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        # Two runs started on the same empty banks; a tenth of 10: one warm-up.
+        first = Shelf(tmp_path, {"makruk": 10}, load_state(tmp_path / "a.json"), engine, {})
+        second = Shelf(tmp_path, {"makruk": 10}, load_state(tmp_path / "b.json"), engine, {})
+        assert first.offer(TRAP, "makruk") is not None
+        engine.nodes = []
+        assert second.offer(TRAP, "makruk") is None  # the first run's position: not a candidate
+        assert second.offer(TRAP_AGAIN, "makruk") is None and engine.nodes == []  # the share is full
+        assert second.have == {"makruk": 1} and second.warmups == {"makruk": 1}
+    assert second.state["rejected"] == {"makruk": {"warm-up: enough mates in 1": 1}}
+    assert len(load_bank(tmp_path / "bank.jsonl")) == 1
+
+
+def test_a_puzzle_another_run_kept_during_the_search_is_checked_again_before_keeping(tmp_path: Path):
+    with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        first = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "a.json"), engine, {})
+        second = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "b.json"), engine, {})
+        build = second.check.build
+
+        def build_while_the_first_run_keeps(*args, **kwargs):  # the two runs' searches overlapping
+            assert first.offer(TRAP, "makruk") is not None
+            return build(*args, **kwargs)
+
+        second.check.build = build_while_the_first_run_keeps  # type: ignore[method-assign]
+        assert second.offer(TRAP_AGAIN, "makruk") is None
+    repeat = "repeat: another puzzle's line against the Khun on the same square"
+    assert second.state["rejected"] == {"makruk": {repeat: 1}}
+    assert second.state["candidates"] == {"makruk": 1} and second.state["kept"] == {}
+    assert [p.moves for p in load_bank(tmp_path / "bank.jsonl")] == [("f5e3",)]
+    assert len(load_verification(tmp_path / "verification.jsonl")) == 1
+
+
+def test_workers_play_their_own_games_into_the_same_banks(tmp_path: Path):
+    state_path = tmp_path / "state.json"
+    settings = GenerateSettings(targets={"makruk": 50}, seed=11, play=PlaySettings(blunders=1, max_plies=40))
+    states = generate_in_parallel(settings, 2, directory=tmp_path, state_path=state_path, engine_path=ENGINE,
+                                  max_games=1)
+    assert worker_state(state_path, 0) == state_path and worker_state(state_path, 1) == tmp_path / "state-2.json"
+    assert [s["seed"] for s in states] == [11, 12] and [s["games"] for s in states] == [{"makruk": 1}] * 2
+    assert [load_state(worker_state(state_path, k))["seed"] for k in (0, 1)] == [11, 12]
+    kept = sum(s["kept"].get("makruk", 0) for s in states)
+    assert len(load_bank(tmp_path / "bank.jsonl")) == kept
