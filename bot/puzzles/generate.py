@@ -21,8 +21,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import multiprocessing
+import os
 import random
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,9 +51,10 @@ class GenerateSettings:
 
 def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, state_path: Path | None = None,
              engine_path: str = DEFAULT_ENGINE, max_seconds: float | None = None,
-             max_games: int | None = None) -> dict:
+             max_games: int | None = None, stop: Callable[[], bool] = lambda: False) -> dict:
     """Plays games of the variants still short of their target, in turn, until every target
-    is met or a limit is reached; returns the state (also kept in ``state_path``)."""
+    is met, a limit is reached or ``stop()`` says so; returns the state (also kept in
+    ``state_path``)."""
     state_path = state_path or directory / "generate-state.json"
     state = load_state(state_path, seed=settings.seed)
     started = time.monotonic()
@@ -60,7 +64,7 @@ def generate(settings: GenerateSettings, *, directory: Path = BANK_PATH.parent, 
         shelf = Shelf(directory, settings.targets, state, engine, {"seed": state["seed"]})
         while True:
             short = shelf.short()
-            if not short or (max_games is not None and games >= max_games):
+            if not short or (max_games is not None and games >= max_games) or stop():
                 break
             if max_seconds is not None and time.monotonic() - started > max_seconds:
                 break
@@ -83,13 +87,14 @@ def generate_in_parallel(settings: GenerateSettings, workers: int, *, directory:
                          state_path: Path | None = None, **limits: Any) -> list[dict]:
     """``generate`` in ``workers`` processes sharing the banks; returns their states, worker 0's
     (in ``state_path``) first. Each worker's limits are ``limits``' (``max_seconds``,
-    ``max_games``, ``engine_path``)."""
+    ``max_games``, ``engine_path``); a worker whose parent is gone stops after its game."""
     state_path = state_path or directory / "generate-state.json"
-    jobs = [(replace(settings, seed=settings.seed + k), directory, worker_state(state_path, k), limits)
-            for k in range(workers)]
-    # Spawned, not forked: the caller may hold threads (the CLI runs under asyncio).
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return pool.map(_work, jobs)
+    jobs = [(replace(settings, seed=worker_seed(settings.seed, k)), directory, worker_state(state_path, k), limits,
+             os.getpid()) for k in range(workers)]
+    # Spawned, not forked: the caller may hold threads (the CLI runs under asyncio). A worker
+    # that dies raises BrokenProcessPool here rather than leaving the others waited for.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return list(pool.map(_work, jobs))
 
 
 def worker_state(state_path: Path, worker: int) -> Path:
@@ -97,7 +102,14 @@ def worker_state(state_path: Path, worker: int) -> Path:
     return state_path if worker == 0 else state_path.with_name(f"{state_path.stem}-{worker + 1}{state_path.suffix}")
 
 
-def _work(job: tuple[GenerateSettings, Path, Path, dict[str, Any]]) -> dict:
-    settings, directory, state_path, limits = job
+def worker_seed(seed: int, worker: int) -> int:
+    """Worker 0 plays ``seed``'s games, the others seeds drawn from it (not ``seed + k``, which
+    another run's ``--seed`` could be)."""
+    return seed if worker == 0 else _game_seed(seed, "worker", worker) % 2**31
+
+
+def _work(job: tuple[GenerateSettings, Path, Path, dict[str, Any], int]) -> dict:
+    settings, directory, state_path, limits, parent = job
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(levelname)s %(message)s")
-    return generate(settings, directory=directory, state_path=state_path, **limits)
+    return generate(settings, directory=directory, state_path=state_path, stop=lambda: os.getppid() != parent,
+                    **limits)

@@ -117,7 +117,7 @@ def _puzzles(args: argparse.Namespace) -> list[BankPuzzle]:
 
 def _generate(args: argparse.Namespace, engine: str) -> int:
     from .generate import GenerateSettings, generate, generate_in_parallel
-    from .shelf import TARGETS, yields
+    from .shelf import TARGETS, BankRewritten, yields
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     variants = args.variant or list(TARGETS)
@@ -129,8 +129,13 @@ def _generate(args: argparse.Namespace, engine: str) -> int:
         return 2
     limits = {"engine_path": engine, "max_seconds": args.hours * 3600 if args.hours else None,
               "max_games": args.games}
-    states = ([generate(options, directory=args.dir, state_path=args.state, **limits)] if args.workers == 1
-              else generate_in_parallel(options, args.workers, directory=args.dir, state_path=args.state, **limits))
+    try:
+        states = ([generate(options, directory=args.dir, state_path=args.state, **limits)] if args.workers == 1
+                  else generate_in_parallel(options, args.workers, directory=args.dir, state_path=args.state,
+                                            **limits))
+    except (BankRewritten, ValueError) as error:  # a bank cut off or rewritten: said, not a traceback
+        print(error, file=sys.stderr)
+        return 1
     for state in states:
         print(f"games {state['games']}; kept {state['kept']}; per CPU-hour {yields(state)}")
     return 0

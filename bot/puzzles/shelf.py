@@ -76,9 +76,16 @@ class Shelf:
         self.seen_positions: set[str] = set()
         self.patterns: set[tuple[str, tuple[str, ...], int]] = set()
         self.headed: set[str] = set()
-        self._read_to = dict.fromkeys(targets, 0)  # how far each bank file has been read
+        self._read: dict[str, tuple[int, int]] = {}  # per bank file read: its inode, how far
         for variant in targets:
-            self._catch_up(variant)
+            path = bank_path(variant, directory)
+            if not path.exists():
+                continue  # made with the first puzzle kept, not before
+            with locked(path):  # no run is writing: a last line without its end was cut off
+                self._catch_up(variant)
+                if path.stat().st_size != self._read[variant][1]:
+                    raise ValueError(f"{path}: the last line is cut off (a run stopped while writing it); "
+                                     "remove it")
 
     def short(self) -> list[str]:
         """The variants still short of their target (other runs' puzzles counted)."""
@@ -122,18 +129,21 @@ class Shelf:
             refused(self.state, variant, why.reason)
             return None
         with locked(bank_path(variant, self.directory)):
-            self._catch_up(variant)  # what other runs kept while this one searched
-            reason = self._refusal(puzzle, variant)
+            arrived = self._catch_up(variant)  # what other runs kept while this one searched
+            reason = self._refusal(puzzle, variant, arrived)
             if reason is not None:
                 refused(self.state, variant, reason)
                 return None
             self._keep(puzzle, variant)
         return puzzle
 
-    def _refusal(self, puzzle: BankPuzzle, variant: str) -> str | None:
-        """Why the bank, as it is now, cannot take ``puzzle``; None if it can."""
+    def _refusal(self, puzzle: BankPuzzle, variant: str, arrived: set[str]) -> str | None:
+        """Why the bank, as it is now, cannot take ``puzzle``; None if it can. ``arrived``: the
+        positions of the lines other runs kept during its search."""
         if puzzle.id in self.seen:
             return "duplicate id"
+        if position_key(puzzle.fen) in arrived:
+            return "seen: on the line of another run's puzzle"
         if pattern(puzzle) in self.patterns:
             return "repeat: another puzzle's line against the Khun on the same square"
         if self.have[variant] >= self.targets[variant]:
@@ -162,22 +172,31 @@ class Shelf:
         log.info("kept %s %s %s (%s) rating %d: %s", variant, puzzle.id, puzzle.kind, " ".join(puzzle.moves),
                  puzzle.rating, ",".join(puzzle.themes))
 
-    def _catch_up(self, variant: str) -> None:
-        """Counts the puzzles appended to the variant's bank since it was last read (whole lines
-        only: another run may be writing one)."""
+    def _catch_up(self, variant: str) -> set[str]:
+        """Counts the puzzles appended to the variant's bank since it was last read, and returns
+        the positions of their lines. Whole lines only: another run may be writing one."""
         path = bank_path(variant, self.directory)
+        inode, offset = self._read.get(variant, (0, 0))
         try:
             with path.open("rb") as f:
-                f.seek(self._read_to[variant])
+                now = os.fstat(f.fileno())
+                if offset and (now.st_ino != inode or now.st_size < offset):
+                    raise BankRewritten(f"{path} was rewritten by another command (verify --prune, accept) "
+                                        "while this run went on; start the run again")
+                f.seek(offset)
                 new = f.read()
         except FileNotFoundError:
-            return
+            return set()
         new = new[:new.rfind(b"\n") + 1]
-        self._read_to[variant] += len(new)
-        for line in new.decode("utf-8").splitlines():
+        self._read[variant] = (now.st_ino, offset + len(new))
+        positions: set[str] = set()
+        for line in new.split(b"\n"):
             record = json.loads(line) if line.strip() else {}
             if "fen" in record:
-                self._note(BankPuzzle.from_json(record), variant)
+                puzzle = BankPuzzle.from_json(record)
+                self._note(puzzle, variant)
+                positions |= line_keys(puzzle)
+        return positions
 
     def _note(self, puzzle: BankPuzzle, variant: str) -> None:
         self.have[variant] += 1
@@ -186,6 +205,10 @@ class Shelf:
         self.seen.add(puzzle.id)
         self.seen_positions.update(line_keys(puzzle))  # not again as the tail of a line
         self.patterns.add(pattern(puzzle))
+
+
+class BankRewritten(RuntimeError):
+    """A bank file a run reads was replaced under it."""
 
 
 @contextmanager

@@ -5,14 +5,27 @@
 
 from __future__ import annotations
 
+import fcntl
+import multiprocessing
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.engines import InfoLine, SyncUciEngine
 from bot.puzzles.acceptance import check_record
-from bot.puzzles.bank import BankPuzzle, append_records, load_bank, load_runs, load_verification, read_records
-from bot.puzzles.generate import GenerateSettings, generate, generate_in_parallel, worker_state
+from bot.puzzles.bank import (
+    BankPuzzle,
+    append_records,
+    load_bank,
+    load_runs,
+    load_verification,
+    read_records,
+    write_bank,
+)
+from bot.puzzles.generate import GenerateSettings, generate, generate_in_parallel, worker_seed, worker_state
 from bot.puzzles.selfplay import PlaySettings
-from bot.puzzles.shelf import Shelf, load_state, puzzle_id
+from bot.puzzles.shelf import BankRewritten, Shelf, load_state, locked, puzzle_id
 from bot.puzzles.themes import is_sacrifice, rating, tags
 from bot.puzzles.verify import verify_puzzle
 
@@ -61,6 +74,9 @@ def test_a_short_run_keeps_its_state_and_resumes(tmp_path: Path):
     again = generate(GenerateSettings(targets={"makruk": 50}, seed=99, play=play), directory=tmp_path,
                      state_path=state_path, engine_path=ENGINE, max_games=1)
     assert again["games"] == {"makruk": 2} and again["seed"] == 11
+    # Told to stop (a worker whose parent is gone), it plays no game more.
+    stopped = generate(settings, directory=tmp_path, state_path=state_path, engine_path=ENGINE, stop=lambda: True)
+    assert stopped["games"] == {"makruk": 2}
     assert again["cpu_seconds"]["makruk"] > first["cpu_seconds"]["makruk"] > 0
     assert sum(again["rejected"].get("makruk", {}).values()) + again["kept"].get("makruk", 0) \
         == again["candidates"].get("makruk", 0)
@@ -140,7 +156,73 @@ def test_workers_play_their_own_games_into_the_same_banks(tmp_path: Path):
     states = generate_in_parallel(settings, 2, directory=tmp_path, state_path=state_path, engine_path=ENGINE,
                                   max_games=1)
     assert worker_state(state_path, 0) == state_path and worker_state(state_path, 1) == tmp_path / "state-2.json"
-    assert [s["seed"] for s in states] == [11, 12] and [s["games"] for s in states] == [{"makruk": 1}] * 2
-    assert [load_state(worker_state(state_path, k))["seed"] for k in (0, 1)] == [11, 12]
+    seeds = [11, worker_seed(11, 1)]  # not 12, which another run's --seed could be
+    assert seeds[1] not in (11, 12) and [s["seed"] for s in states] == seeds
+    assert [s["games"] for s in states] == [{"makruk": 1}] * 2
+    assert [load_state(worker_state(state_path, k))["seed"] for k in (0, 1)] == seeds
     kept = sum(s["kept"].get("makruk", 0) for s in states)
     assert len(load_bank(tmp_path / "bank.jsonl")) == kept
+
+
+# A Makruk mate in 3 of the bank (Rh7+ Kf8 Rh8+ Ke7 R1h7#) and the mate in 2 on its line, which
+# passes the acceptance as a puzzle of its own.
+MATE3 = "8/6k1/1s1mr1p1/1r4P1/pP5R/S2K4/3S4/7R w - - 0 54"
+ON_ITS_LINE = "5k2/7R/1s1mr1p1/1r4P1/pP6/S2K4/3S4/7R w - - 0 55"
+
+
+def test_a_position_on_the_line_of_a_puzzle_another_run_kept_during_the_search_is_refused(tmp_path: Path):
+    with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
+        engine.start()
+        first = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "a.json"), engine, {})
+        second = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "b.json"), engine, {})
+        build = second.check.build
+
+        def build_while_the_first_run_keeps(*args, **kwargs):
+            assert first.offer(MATE3, "makruk") is not None
+            return build(*args, **kwargs)
+
+        second.check.build = build_while_the_first_run_keeps  # type: ignore[method-assign]
+        assert second.offer(ON_ITS_LINE, "makruk") is None
+    assert second.state["rejected"] == {"makruk": {"seen: on the line of another run's puzzle": 1}}
+    assert [len(p.moves) for p in load_bank(tmp_path / "bank.jsonl")] == [5]
+
+
+def test_a_bank_whose_last_line_is_cut_off_or_rewritten_under_a_run_stops_it(tmp_path: Path):
+    engine = SyncUciEngine(ENGINE)  # never started: nothing here searches
+    bank = tmp_path / "bank.jsonl"
+    p = BankPuzzle("mk1", MATE2.fen, MATE2.solution, "mate", 2, 1100, ("mate",), run="r1")
+    append_records(bank, [{"run": "r1"}, p])
+    shelf = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "a.json"), engine, {})
+    assert shelf.have == {"makruk": 1}
+    write_bank(bank, [{"run": "r1"}], [])  # verify --prune, say, beside the run
+    with pytest.raises(BankRewritten, match="start the run again"):
+        shelf.short()
+    with bank.open("a") as f:
+        f.write('{"id":"mk2","fen":')  # a run killed while writing
+    with pytest.raises(ValueError, match="cut off"):
+        Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "a.json"), engine, {})
+
+
+def _hold(path: Path, holding: Any, release: Any) -> None:
+    with locked(path):
+        holding.set()
+        release.wait()
+
+
+def test_the_bank_lock_keeps_out_another_process(tmp_path: Path):
+    bank = tmp_path / "bank.jsonl"
+    context = multiprocessing.get_context("spawn")
+    holding, release = context.Event(), context.Event()
+    other = context.Process(target=_hold, args=(bank, holding, release))
+    other.start()
+    try:
+        assert holding.wait(60)
+        with bank.open("a") as f:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            release.set()
+            other.join(60)
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the other let go
+    finally:
+        release.set()
+        other.join(60)
