@@ -130,19 +130,26 @@ def test_runs_sharing_the_banks_see_each_others_puzzles_before_searching(tmp_pat
     assert len(load_bank(tmp_path / "bank.jsonl")) == 1
 
 
-def test_a_puzzle_another_run_kept_during_the_search_is_checked_again_before_keeping(tmp_path: Path):
+def offer_while_another_run_keeps(directory: Path, fen: str, kept_meanwhile: str) -> Shelf:
+    """Two runs on ``directory``'s banks: the second offers ``fen`` and, during its search, the
+    first keeps ``kept_meanwhile`` (the two runs' searches overlapping); returns the second."""
     with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
         engine.start()
-        first = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "a.json"), engine, {})
-        second = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "b.json"), engine, {})
+        first = Shelf(directory, {"makruk": 50}, load_state(directory / "a.json"), engine, {})
+        second = Shelf(directory, {"makruk": 50}, load_state(directory / "b.json"), engine, {})
         build = second.check.build
 
-        def build_while_the_first_run_keeps(*args, **kwargs):  # the two runs' searches overlapping
-            assert first.offer(TRAP, "makruk") is not None
+        def build_while_the_first_run_keeps(*args, **kwargs):
+            assert first.offer(kept_meanwhile, "makruk") is not None
             return build(*args, **kwargs)
 
         second.check.build = build_while_the_first_run_keeps  # type: ignore[method-assign]
-        assert second.offer(TRAP_AGAIN, "makruk") is None
+        assert second.offer(fen, "makruk") is None
+    return second
+
+
+def test_a_puzzle_another_run_kept_during_the_search_is_checked_again_before_keeping(tmp_path: Path):
+    second = offer_while_another_run_keeps(tmp_path, TRAP_AGAIN, TRAP)
     repeat = "repeat: another puzzle's line against the Khun on the same square"
     assert second.state["rejected"] == {"makruk": {repeat: 1}}
     assert second.state["candidates"] == {"makruk": 1} and second.state["kept"] == {}
@@ -171,18 +178,7 @@ ON_ITS_LINE = "5k2/7R/1s1mr1p1/1r4P1/pP6/S2K4/3S4/7R w - - 0 55"
 
 
 def test_a_position_on_the_line_of_a_puzzle_another_run_kept_during_the_search_is_refused(tmp_path: Path):
-    with SyncUciEngine(ENGINE, options={"Threads": 1, "Hash": 16}) as engine:
-        engine.start()
-        first = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "a.json"), engine, {})
-        second = Shelf(tmp_path, {"makruk": 50}, load_state(tmp_path / "b.json"), engine, {})
-        build = second.check.build
-
-        def build_while_the_first_run_keeps(*args, **kwargs):
-            assert first.offer(MATE3, "makruk") is not None
-            return build(*args, **kwargs)
-
-        second.check.build = build_while_the_first_run_keeps  # type: ignore[method-assign]
-        assert second.offer(ON_ITS_LINE, "makruk") is None
+    second = offer_while_another_run_keeps(tmp_path, ON_ITS_LINE, MATE3)
     assert second.state["rejected"] == {"makruk": {"seen: on the line of another run's puzzle": 1}}
     assert [len(p.moves) for p in load_bank(tmp_path / "bank.jsonl")] == [5]
 
