@@ -142,3 +142,22 @@ async def test_a_race_stopped_before_any_point_shows_no_empty_standings(games: G
     stopped = (await say(games, "alice", "puzzle race stop"))[0]
     assert stopped.kind == "puzzle_run_over" and "\n\n" not in stopped.text
     assert stopped.text.splitlines() == ["Race stopped.", "Race over! Puzzles played: 0."]
+
+
+async def test_no_hint_or_solution_during_a_run_even_with_the_chats_puzzle_open(games: GameService,
+                                                                               clock: FakeClock) -> None:
+    # The chat's puzzle stays open beside the run; its hint would describe another position.
+    served, streak, hint, giveup, stop, after = await console(
+        games, ["puzzle", "puzzle streak", "hint", "giveup", "puzzle stop", "hint"])
+    assert streak["puzzle"]["id"] != served["puzzle"]["id"]
+    assert hint["error"] == giveup["error"] == "run_no_help" and "Streak" in hint["text"]
+    assert stop["kind"] == "puzzle_run_over" and after["kind"] == "puzzle_hint"  # the chat's puzzle again
+    storm, storm_hint, timed_out_hint = await console(
+        games, ["puzzle storm", "hint", lambda: clock.advance(seconds=181), "hint"])
+    assert storm["kind"] == "puzzle" and "Puzzle Storm" in storm["text"]
+    assert storm_hint["error"] == "run_no_help" and "Storm" in storm_hint["text"]
+    assert timed_out_hint.get("error") != "run_no_help"  # a Storm past its time no longer counts
+    await say(games, "alice", "puzzle race")
+    refused = (await say(games, "bob", "giveup"))[0]
+    assert refused.error == "race_no_help"
+    assert refused.text == "No hints or solutions in a Race: the first right answer scores."

@@ -87,6 +87,28 @@ class Runs(Solving):
             raise Refusal("conflict")
         return [await self.with_card(reply) for reply in shown]
 
+    async def _cmd_hint(self, msg: Incoming, language: str, args: tuple[str, ...],
+                        keep: AnswerWith) -> list[Reply]:
+        await self._no_help_in_a_run(msg, language)
+        return await super()._cmd_hint(msg, language, args, keep)
+
+    async def _cmd_giveup(self, msg: Incoming, language: str, args: tuple[str, ...],
+                          keep: AnswerWith) -> list[Reply]:
+        await self._no_help_in_a_run(msg, language)
+        return await super()._cmd_giveup(msg, language, args, keep)
+
+    async def _no_help_in_a_run(self, msg: Incoming, language: str) -> None:
+        """Refuses ``hint`` and ``giveup`` while the player's run or the chat's race goes on: a
+        run's puzzle has none (as on lichess), and the chat's last post is another puzzle."""
+        known = await self.storage.find_player(msg.platform, msg.user.id)
+        for run in await self.storage.going_runs(msg.platform, msg.channel, known.id if known else None):
+            if self._timed_out(run):
+                continue
+            mode = self.t(language, f"training.mode.{run.mode}")
+            if run.mode == "race":
+                raise Refusal("race_no_help", mode=mode)
+            raise Refusal("run_no_help", mode=mode)
+
     async def _answer_run(self, msg: Incoming, language: str, run: PuzzleRun, text: str,
                           keep: AnswerWith) -> list[Reply] | None:
         """A bare move for the player's run or the chat's race; None when ``text`` is no move."""
