@@ -39,9 +39,19 @@ def parse_command(text: str, catalog: Catalog) -> Command | None:
     return Command("move", (text,), bare_move=True, prefixed=prefixed)
 
 
+# Full-width Latin letters, digits and signs (a Japanese keyboard's default) to ASCII, and the
+# ideographic space to a space. Not NFKC: it would also split Thai's SARA AM (U+0E33) in two.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 def clean_text(text: str) -> str:
-    """Drops control and format characters (zero-width spaces from phones, stray escapes)."""
-    text = unicodedata.normalize("NFC", text)
+    """Drops control and format characters (zero-width spaces from phones, stray escapes) and
+    reads full-width letters and digits as ASCII.
+
+    >>> clean_text("！ｍｏｖｅ\u3000ｅ３ｅ４\u200b"), clean_text("จำ")
+    ('!move e3e4', 'จำ')
+    """
+    text = unicodedata.normalize("NFC", text).translate(_FULL_WIDTH)
     kept = []
     for ch in text:
         category = unicodedata.category(ch)

@@ -39,8 +39,9 @@ async def test_challenge_accept_and_moves_in_three_notations(chat, storage):
     replies = await chat.ok("alice", "/ม-ง๒")
     game = replies[0].game
     assert game.ply == 3 and game.turn == "b" and game.white == "alice" and game.black == "bob"
+    await chat.ok("bob", "ｅ６ｅ５")  # full width, as a Japanese keyboard types it
     stored = await storage.active_game("console", "c1")
-    assert [m.uci for m in stored.moves] == ["e3e4", "b8d7", "b1d2"]
+    assert [m.uci for m in stored.moves] == ["e3e4", "b8d7", "b1d2", "e6e5"]
 
 
 async def test_only_players_on_their_turn_move_and_nothing_changes_otherwise(chat, storage):
