@@ -135,7 +135,7 @@ async def test_a_flag_loses_and_moves_the_live_ratings_only(chat, service, stora
     replies = await chat.ok("carol", "top")
     assert replies[0].text == CATALOG.text("en", "top.empty")
     replies = await chat.ok("carol", "rating @bob live")
-    assert "live Makruk rating" in replies[0].text and "(1 rated games)" in replies[0].text
+    assert "live Makruk rating" in replies[0].text and ", rated games: 1." in replies[0].text
     both = (await chat.ok("carol", "rating @bob"))[0].text.splitlines()  # correspondence, then live
     assert both[0].startswith("bob: rating 1500") and "live Makruk rating" in both[1]
     only = (await chat.ok("carol", "rating @bob correspondence"))[0].text.splitlines()

@@ -104,10 +104,10 @@ async def test_top_shows_makruk_by_default_and_a_variant_s_table_when_named(chat
 async def test_rating_shows_makruk_by_default_and_a_named_variant(chat, storage):
     await rate(storage, "bob", "makruk", 1612.0)
     await rate(storage, "bob", "cambodian", 1433.0)
-    assert (await chat.ok("alice", "rating @bob"))[0].text == "bob: rating 1612 ± 200 (1 rated games)."
+    assert (await chat.ok("alice", "rating @bob"))[0].text == "bob: rating 1612 ± 200, rated games: 1."
     assert (await chat.ok("alice", "rating @bob ouk"))[0].text == (
-        "bob: Ouk Chatrang rating 1433 ± 200 (1 rated games).")
-    assert (await chat.ok("alice", "rating sittuyin"))[0].text == "alice: Sittuyin rating 1500 ± 350 (0 rated games)."
+        "bob: Ouk Chatrang rating 1433 ± 200, rated games: 1.")
+    assert (await chat.ok("alice", "rating sittuyin"))[0].text == "alice: Sittuyin rating 1500 ± 350, rated games: 0."
 
 
 @pytest.mark.parametrize("text", ["top chess", "top makruk extra", "rating @bob chess", "top white"])
