@@ -248,7 +248,7 @@ async def test_rating_and_leaderboard(chat, storage, clock):
     await seed_game(storage, clock, "4k3/R7/4K3/8/8/8/8/8 w - - 0 1")
     await chat.ok("alice", "Ra8")
     replies = await chat.ok("alice", "rating")
-    assert "alice" in replies[0].text and "(1 " in replies[0].text
+    assert "alice" in replies[0].text and "rated games: 1." in replies[0].text
     replies = await chat.ok("carol", "top")
     lines = replies[0].text.splitlines()
     assert lines[1].startswith("1. alice") and lines[2].startswith("2. bob")
