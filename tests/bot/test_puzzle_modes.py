@@ -161,3 +161,18 @@ async def test_no_hint_or_solution_during_a_run_even_with_the_chats_puzzle_open(
     refused = (await say(games, "bob", "giveup"))[0]
     assert refused.error == "race_no_help"
     assert refused.text == "No hints or solutions in a Race: the first right answer scores."
+
+
+async def test_board_with_no_game_shows_the_puzzle_being_solved_again(games: GameService) -> None:
+    nothing = (await say(games, "alice", "board", private=True, channel="dm:alice"))[0]
+    assert nothing.error == "no_game"
+    posed = (await say(games, "alice", "puzzle", private=True, channel="dm:alice"))[0]
+    again = (await say(games, "alice", "board", private=True, channel="dm:alice"))[0]
+    assert again.kind == "puzzle_board" and again.private and again.image == posed.image
+    assert again.board is not None and posed.board is not None and again.board.fen == posed.board.fen
+    assert again.text == posed.text.splitlines()[-2]  # the caption: "White to move, mate in 1"
+    assert [a.command for a in again.actions] == ["hint", "giveup"]
+    streak = (await say(games, "alice", "puzzle streak", private=True, channel="dm:alice"))[0]
+    shown = (await say(games, "alice", "board", private=True, channel="dm:alice"))[0]
+    assert shown.kind == "puzzle_board" and shown.actions == ()  # a run's puzzle: no hint, no solution
+    assert shown.board is not None and streak.board is not None and shown.board.fen == streak.board.fen

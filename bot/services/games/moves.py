@@ -19,7 +19,7 @@ from ..notation import NOTATIONS, move_text
 from . import live, tournament_routes
 from .archive import finished_game, game_number
 from .counting import declare
-from .puzzle_routes import keeper
+from .puzzle_routes import keeper, puzzle_command
 from .ratings import rating_updates
 from .registry import CommandGroup
 from .setup_auto import auto_drop
@@ -185,6 +185,8 @@ async def select(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Repl
 
 @commands.command("board")
 async def show_board(table: Table, ctx: Context, args: tuple[str, ...]) -> list[Reply]:
+    if ctx.game is None and table.puzzles is not None:
+        return await puzzle_command(table, ctx, "board", args)  # no game: the puzzle being solved
     game, board = ctx.require_active()
     return [await table.game_reply(ctx, game, board, "board")]
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from makruk import Move
+from makruk import Board, Move
 from storage import VersionConflict
 from storage.records import Player, Puzzle, PuzzleRun, RatedPuzzle, RunMode
 
@@ -96,6 +96,31 @@ class Runs(Solving):
                           keep: AnswerWith) -> list[Reply]:
         await self._no_help_in_a_run(msg, language)
         return await super()._cmd_giveup(msg, language, args, keep)
+
+    async def _cmd_board(self, msg: Incoming, language: str, args: tuple[str, ...],
+                         keep: AnswerWith) -> list[Reply]:
+        """``board`` in a chat with no game: the puzzle the player is solving, where they are in
+        it (their run's, the chat's race's, else the chat's open puzzle), its picture again."""
+        known = await self.storage.find_player(msg.platform, msg.user.id)
+        for run in await self.storage.going_runs(msg.platform, msg.channel, known.id if known else None):
+            if self._timed_out(run):
+                continue
+            assert run.puzzle_id is not None  # a going run always has its puzzle
+            puzzle = await self._puzzle(run.puzzle_id)
+            board = board_after(puzzle, run.ply)
+            return [await self._again(language, puzzle, board, msg.private and run.mode != "race", actions=False)]
+        post = await self._open_post(msg)
+        if post is None:
+            raise Refusal("no_game")  # nothing to show: "no game here; new starts one"
+        puzzle = await self._puzzle(post.puzzle_id)
+        _, board = await self._position(post, puzzle, known)
+        return [await self._again(language, puzzle, board, msg.private and post.subscription_id is None)]
+
+    async def _again(self, language: str, puzzle: Puzzle, board: Board, private: bool, *,
+                     actions: bool = True) -> Reply:
+        card = self._card(language, puzzle, board, self._caption(language, puzzle, board), kind="puzzle_board",
+                          last=board.move_stack[-1] if board.move_stack else None, actions=actions, private=private)
+        return await self.with_card(card)
 
     async def _no_help_in_a_run(self, msg: Incoming, language: str) -> None:
         """Refuses ``hint`` and ``giveup`` while the player's run or the chat's race goes on: a
