@@ -256,7 +256,7 @@ class Runs(Solving):
         puzzle = chosen.puzzle
         board = board_after(puzzle, 0)
         text = "\n".join([*lines, self.t(language, "training.next", rating=round(chosen.rating),
-                                         variant=self.t(language, f"training.variant.{puzzle.variant}")),
+                                         variant=self.t(language, f"variant.{puzzle.variant}")),
                           self._caption(language, puzzle, board)])
         return self._card(language, puzzle, board, text, kind="puzzle", actions=False,
                           data=puzzle_data(puzzle, chosen.rating), private=private)

@@ -73,7 +73,7 @@ class Training(DailyPosts):
         return [await self.with_card(r) for r in shown]
 
     def _served_title(self, language: str, chosen: RatedPuzzle, rated: bool, mine: float | None) -> str:
-        variant = self.t(language, f"training.variant.{chosen.puzzle.variant}")
+        variant = self.t(language, f"variant.{chosen.puzzle.variant}")
         title = self.t(language, "puzzle.extra", rating=round(chosen.rating))
         if not rated:
             return title + "\n" + self.t(language, "training.served.unrated", variant=variant)
