@@ -124,20 +124,31 @@ def read_records(path: Path = BANK_PATH) -> Iterator[dict]:
     if not path.exists():
         return
     with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError as error:
-                # A line cut short by a kill during generation: skip it, say where.
-                raise ValueError(f"{path}:{number}: not JSON: {error}") from None
+        yield from parse_records(f, str(path))
+
+
+def parse_records(lines: Iterable[str], where: str) -> Iterator[dict]:
+    """The records of a bank's ``lines``, one JSON object a line (blank lines skipped); a line
+    that is not JSON raises ValueError naming ``where`` and the line."""
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as error:
+            # A line cut short by a kill during generation: skip it, say where.
+            raise ValueError(f"{where}:{number}: not JSON: {error}") from None
+
+
+def puzzles_in(records: Iterable[dict]) -> Iterator[BankPuzzle]:
+    """The puzzles among a bank's records (the rest are run headers)."""
+    return (BankPuzzle.from_json(r) for r in records if "fen" in r)
 
 
 def load_bank(path: Path = BANK_PATH) -> list[BankPuzzle]:
     """The puzzles of the bank, in file order."""
-    return [BankPuzzle.from_json(r) for r in read_records(path) if "fen" in r]
+    return list(puzzles_in(read_records(path)))
 
 
 def load_runs(path: Path = BANK_PATH) -> list[dict]:

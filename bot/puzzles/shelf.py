@@ -40,7 +40,7 @@ from makruk.counting import fen_count
 
 from ..engines import EnginePosition, SyncUciEngine
 from .acceptance import BUDGETS
-from .bank import BankPuzzle, append_records, bank_path, verification_path
+from .bank import BankPuzzle, append_records, bank_path, parse_records, puzzles_in, verification_path
 from .engine_check import EngineCheck, Rejected
 from .themes import rating, tags
 from .verify import EXHAUSTIVE_UP_TO, MateSearch, verify_puzzle
@@ -189,22 +189,22 @@ class Shelf:
             return set()
         new = new[:new.rfind(b"\n") + 1]
         self._read[variant] = (now.st_ino, offset + len(new))
+        lines = new.decode("utf-8").split("\n")  # its own line ends only, as the bank writes them
         positions: set[str] = set()
-        for line in new.split(b"\n"):
-            record = json.loads(line) if line.strip() else {}
-            if "fen" in record:
-                puzzle = BankPuzzle.from_json(record)
-                self._note(puzzle, variant)
-                positions |= line_keys(puzzle)
+        for puzzle in puzzles_in(parse_records(lines, f"{path} (from byte {offset})")):
+            positions |= self._note(puzzle, variant)
         return positions
 
-    def _note(self, puzzle: BankPuzzle, variant: str) -> None:
+    def _note(self, puzzle: BankPuzzle, variant: str) -> set[str]:
+        """Counts a puzzle of the bank; returns the positions of its line."""
         self.have[variant] += 1
         self.warmups[variant] += puzzle.mate_in == 1
         self.races[variant] += "countingRace" in puzzle.themes
         self.seen.add(puzzle.id)
-        self.seen_positions.update(line_keys(puzzle))  # not again as the tail of a line
+        keys = line_keys(puzzle)
+        self.seen_positions.update(keys)  # not again as the tail of a line
         self.patterns.add(pattern(puzzle))
+        return keys
 
 
 class BankRewritten(RuntimeError):

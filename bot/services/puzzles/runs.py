@@ -102,9 +102,8 @@ class Runs(Solving):
         """``board`` in a chat with no game: the puzzle the player is solving, where they are in
         it (their run's, the chat's race's, else the chat's open puzzle), its picture again."""
         known = await self.storage.find_player(msg.platform, msg.user.id)
-        for run in await self.storage.going_runs(msg.platform, msg.channel, known.id if known else None):
-            if self._timed_out(run):
-                continue
+        run = await self._running(msg, known)
+        if run is not None:
             assert run.puzzle_id is not None  # a going run always has its puzzle
             puzzle = await self._puzzle(run.puzzle_id)
             board = board_after(puzzle, run.ply)
@@ -125,14 +124,18 @@ class Runs(Solving):
     async def _no_help_in_a_run(self, msg: Incoming, language: str) -> None:
         """Refuses ``hint`` and ``giveup`` while the player's run or the chat's race goes on: a
         run's puzzle has none (as on lichess), and the chat's last post is another puzzle."""
-        known = await self.storage.find_player(msg.platform, msg.user.id)
-        for run in await self.storage.going_runs(msg.platform, msg.channel, known.id if known else None):
-            if self._timed_out(run):
-                continue
-            mode = self.t(language, f"training.mode.{run.mode}")
-            if run.mode == "race":
-                raise Refusal("race_no_help", mode=mode)
-            raise Refusal("run_no_help", mode=mode)
+        run = await self._running(msg, await self.storage.find_player(msg.platform, msg.user.id))
+        if run is None:
+            return
+        mode = self.t(language, f"training.mode.{run.mode}")
+        if run.mode == "race":
+            raise Refusal("race_no_help", mode=mode)
+        raise Refusal("run_no_help", mode=mode)
+
+    async def _running(self, msg: Incoming, known: Player | None) -> PuzzleRun | None:
+        """The player's run, else the chat's race, still in time; None if neither is."""
+        going = await self.storage.going_runs(msg.platform, msg.channel, known.id if known else None)
+        return next((run for run in going if not self._timed_out(run)), None)
 
     async def _answer_run(self, msg: Incoming, language: str, run: PuzzleRun, text: str,
                           keep: AnswerWith) -> list[Reply] | None:
