@@ -111,5 +111,10 @@ def worker_seed(seed: int, worker: int) -> int:
 def _work(job: tuple[GenerateSettings, Path, Path, dict[str, Any], int]) -> dict:
     settings, directory, state_path, limits, parent = job
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(levelname)s %(message)s")
-    return generate(settings, directory=directory, state_path=state_path, stop=lambda: os.getppid() != parent,
-                    **limits)
+    state = generate(settings, directory=directory, state_path=state_path, stop=lambda: os.getppid() != parent,
+                     **limits)
+    if os.getppid() != parent:
+        # Nobody to report to, and the pool's queues would keep this process waiting for work
+        # forever: its state is saved and its engine closed, so it simply ends.
+        os._exit(0)
+    return state
